@@ -1,0 +1,58 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from .engine import MAX_SEATS
+from .rules import Category
+
+
+class GameCreateForm(forms.Form):
+    seats = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, "Solo" if n == 1 else f"{n} players") for n in range(1, MAX_SEATS + 1)],
+        coerce=int,
+        initial=2,
+    )
+    upper_first = forms.BooleanField(
+        label="Upper section first (fill Aces to Sixes before any lower box)", required=False
+    )
+    is_public = forms.BooleanField(label="List on the home page so anyone can join", required=False)
+    name = forms.CharField(label="Your display name", max_length=40, required=False)
+
+
+class GuestNameForm(forms.Form):
+    name = forms.CharField(label="Your display name", max_length=40, strip=True)
+
+
+class VersionForm(forms.Form):
+    """Every action names the version of the table it was made against."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class JoinForm(VersionForm):
+    name = forms.CharField(label="Your display name", max_length=40, required=False)
+
+
+class KeepForm(VersionForm):
+    held = forms.RegexField(
+        regex=r"^[01]{5}$",
+        error_messages={"invalid": "Choose which of the five dice to keep."},
+    )
+
+    def held_flags(self) -> tuple[bool, ...]:
+        return tuple(ch == "1" for ch in self.cleaned_data["held"])
+
+
+class ScoreForm(VersionForm):
+    category = forms.ChoiceField(
+        choices=[(c.value, c.label) for c in Category],
+        error_messages={"invalid_choice": "There is no such box on the scorecard."},
+    )
+
+    def category_value(self) -> Category:
+        return Category(self.cleaned_data["category"])
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)

@@ -1,0 +1,163 @@
+"""Persistence for games: the Game (with its turn in progress), its Seats (each with a
+scorecard) and an append-only Move log. Converts to and from the engine's state."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .engine import NO_HOLDS, GameState, RollOffRound
+from .rules import Rules, Scorecard
+
+CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
+CODE_LENGTH = 10
+
+
+def new_game_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        PLAYING = "playing", "In play"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
+    status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
+    seat_count = models.PositiveSmallIntegerField()
+    upper_first = models.BooleanField(default=False)
+    is_public = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+
+    host_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="hosted_games",
+    )
+    host_guest = models.CharField(max_length=64, blank=True)
+
+    # The turn in progress (meaningful once the game has started).
+    rolloff = models.JSONField(default=list, blank=True)
+    starter = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_number = models.PositiveSmallIntegerField(default=0)
+    dice = models.CharField(max_length=5, blank=True)  # "" before the turn's first roll
+    held = models.CharField(max_length=5, default="00000")
+    rolls_left = models.PositiveSmallIntegerField(default=3)
+
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "is_public", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.code} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.code])
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(upper_first=self.upper_first)
+
+    def engine_state(self, seats: list[Seat]) -> GameState:
+        """The engine's view of this started game; ``seats`` ordered by position."""
+        rules = self.rules
+        return GameState(
+            rules=rules,
+            cards=tuple(Scorecard.from_dict(seat.scorecard, rules) for seat in seats),
+            rolloff=tuple(
+                RollOffRound(tuple((int(s), tuple(d)) for s, d in r)) for r in self.rolloff
+            ),
+            starter=self.starter or 0,
+            turn_number=self.turn_number,
+            dice=tuple(int(d) for d in self.dice) if self.dice else None,
+            held=tuple(h == "1" for h in self.held) if self.dice else NO_HOLDS,
+            rolls_left=self.rolls_left,
+        )
+
+    def store_turn(self, state: GameState) -> None:
+        """Copy the engine's turn fields onto this row (the caller saves)."""
+        self.rolloff = [[[seat, list(dice)] for seat, dice in r.rolls] for r in state.rolloff]
+        self.starter = state.starter
+        self.turn_number = state.turn_number
+        self.dice = "".join(map(str, state.dice)) if state.dice else ""
+        self.held = "".join("1" if h else "0" for h in state.held)
+        self.rolls_left = state.rolls_left
+
+
+class Seat(models.Model):
+    """A place at a game's table, taken by an account holder or a guest."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    guest = models.CharField(max_length=64, blank=True)  # the guest's session token
+    name = models.CharField(max_length=40)
+    scorecard = models.JSONField(default=dict)
+    total = models.PositiveIntegerField(default=0)
+    yahtzees = models.PositiveSmallIntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "game"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.game.code}#{self.position}"
+
+    def card(self, rules: Rules) -> Scorecard:
+        return Scorecard.from_dict(self.scorecard, rules)
+
+
+class Move(models.Model):
+    """The append-only log of everything that happened in a game, enough to replay it."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Start"
+        ROLL = "roll", "Roll"
+        KEEP = "keep", "Keep"
+        SCORE = "score", "Score"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    version = models.PositiveIntegerField()  # the game's version this move produced
+    kind = models.CharField(max_length=8, choices=Kind)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_number = models.PositiveSmallIntegerField(default=0)
+    dice = models.CharField(max_length=5, blank=True)
+    held = models.CharField(max_length=5, blank=True)
+    category = models.CharField(max_length=20, blank=True)
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_move_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.code} v{self.version} {self.kind}"

@@ -1,0 +1,324 @@
+"""Every write to a game. One transaction each: lock the game row, check the version the
+action was made against, let the engine decide, save, log the move, and announce the
+new version to the room once the transaction has committed."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import engine
+from .engine import DiceSource
+from .models import Game, Move, Seat
+from .rules import Category, IllegalMove, Rules
+
+# The dice of every real game come from the operating system's generator.
+# Tests replace this with a seeded random.Random.
+dice_source: DiceSource = secrets.SystemRandom()
+
+# Called with (game code, version) after each committed change; the live layer hooks in.
+_listeners: list[Callable[[str, int], None]] = []
+
+
+def on_game_changed(listener: Callable[[str, int], None]) -> None:
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+class GameError(Exception):
+    """A refused action; ``str(error)`` is a sentence for the player; nothing changed."""
+
+    status = 400
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class StaleAction(GameError):
+    status = 409
+
+
+class GameNotFound(GameError):
+    status = 404
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who is acting: an account holder, or a guest known by their session token."""
+
+    name: str
+    user_id: int | None = None
+    guest: str = ""
+
+    @property
+    def is_known(self) -> bool:
+        return self.user_id is not None or bool(self.guest)
+
+    def owns(self, seat: Seat) -> bool:
+        if self.user_id is not None:
+            return seat.user_id == self.user_id
+        return bool(self.guest) and not seat.user_id and seat.guest == self.guest
+
+    def hosts(self, game: Game) -> bool:
+        if self.user_id is not None:
+            return game.host_user_id == self.user_id
+        return bool(self.guest) and not game.host_user_id and game.host_guest == self.guest
+
+
+MAX_NAME = 40
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(name.split())[:MAX_NAME]
+    if not name:
+        raise GameError("Choose a display name to sit down.")
+    return name
+
+
+def _announce(game: Game) -> None:
+    code, version = game.code, game.version
+
+    def send() -> None:
+        for listener in list(_listeners):
+            listener(code, version)
+
+    transaction.on_commit(send)
+
+
+def _locked_game(code: str) -> Game:
+    try:
+        return Game.objects.select_for_update().get(code=code)
+    except Game.DoesNotExist:
+        raise GameNotFound("There is no game with that link.") from None
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version != game.version:
+        raise StaleAction(
+            "That action was made on an older view of the table (a repeated click or "
+            "another tab); nothing changed. Here is the table as it stands."
+        )
+
+
+def _take_seat(game: Game, player: Player, position: int) -> Seat:
+    return Seat.objects.create(
+        game=game,
+        position=position,
+        user_id=player.user_id,
+        guest="" if player.user_id else player.guest,
+        name=_clean_name(player.name),
+    )
+
+
+def _bump(game: Game, *fields: str) -> None:
+    game.version += 1
+    game.save(update_fields=["version", *fields])
+    _announce(game)
+
+
+@transaction.atomic
+def game_create(
+    *, player: Player, seat_count: int, rules: Rules | None = None, is_public: bool = False
+) -> Game:
+    """A new game in its lobby, with the creator in the first seat."""
+    if not player.is_known:
+        raise NotAllowed("Log in or choose a guest name to create a game.")
+    if not 1 <= seat_count <= engine.MAX_SEATS:
+        raise GameError(f"A game has 1 to {engine.MAX_SEATS} seats.")
+    rules = rules or Rules()
+    game = Game.objects.create(
+        seat_count=seat_count,
+        upper_first=rules.upper_first,
+        is_public=is_public,
+        host_user_id=player.user_id,
+        host_guest="" if player.user_id else player.guest,
+    )
+    _take_seat(game, player, 0)
+    return game
+
+
+@transaction.atomic
+def game_join(*, code: str, player: Player, version: int | None) -> Seat:
+    """Sit ``player`` in the first free seat of a game still in its lobby."""
+    game = _locked_game(code)
+    seats = list(game.seats.all())
+    for seat in seats:
+        if player.owns(seat):
+            return seat  # already seated: joining twice changes nothing
+    if not player.is_known:
+        raise NotAllowed("Log in or choose a guest name to take a seat.")
+    _check_version(game, version)
+    if game.status != Game.Status.LOBBY:
+        raise GameError("This game has already started; you can watch it.")
+    taken = {seat.position for seat in seats}
+    free = [p for p in range(game.seat_count) if p not in taken]
+    if not free:
+        raise GameError("Every seat at this table is taken; you can watch.")
+    try:
+        with transaction.atomic():
+            seat = _take_seat(game, player, free[0])
+    except IntegrityError:
+        raise StaleAction("Someone took that seat a moment ago; try again.") from None
+    _bump(game)
+    return seat
+
+
+@transaction.atomic
+def game_leave(*, code: str, player: Player, version: int | None) -> Game:
+    """Give up a seat while the game is in its lobby (the host closes the table instead)."""
+    game = _locked_game(code)
+    _check_version(game, version)
+    if game.status != Game.Status.LOBBY:
+        raise GameError("The game has started; seats can no longer be left.")
+    seat = next((s for s in game.seats.all() if player.owns(s)), None)
+    if seat is None:
+        raise NotAllowed("You have no seat at this table.")
+    if player.hosts(game):
+        raise GameError("The host keeps their seat; start the game or let it be.")
+    seat.delete()
+    # Close the gap so the seated players stay in positions 0..n-1.
+    for position, other in enumerate(game.seats.order_by("position")):
+        if other.position != position:
+            other.position = position
+            other.save(update_fields=["position"])
+    _bump(game)
+    return game
+
+
+@transaction.atomic
+def game_start(*, code: str, player: Player, version: int | None, rng: DiceSource | None = None) -> Game:
+    """The host starts with whoever is seated: roll-off for the first player, then play."""
+    game = _locked_game(code)
+    if not player.hosts(game):
+        raise NotAllowed("Only the host can start this game.")
+    _check_version(game, version)
+    if game.status != Game.Status.LOBBY:
+        raise GameError("This game has already started.")
+    seats = list(game.seats.order_by("position"))
+    if not seats:
+        raise GameError("Nobody is seated yet.")
+    state = engine.start(len(seats), game.rules, rng or dice_source)
+    game.seat_count = len(seats)
+    game.status = Game.Status.PLAYING
+    game.started_at = timezone.now()
+    game.store_turn(state)
+    game.version += 1
+    game.save()
+    Move.objects.create(game=game, version=game.version, kind=Move.Kind.START, seat=state.starter)
+    _announce(game)
+    return game
+
+
+def _acting_seat(game: Game, seats: list[Seat], player: Player) -> Seat:
+    if game.status == Game.Status.LOBBY:
+        raise GameError("The game has not started yet.")
+    if game.status == Game.Status.FINISHED:
+        raise GameError("This game is over.")
+    seat = next((s for s in seats if player.owns(s)), None)
+    if seat is None:
+        raise NotAllowed("You are watching this game; only seated players can play.")
+    return seat
+
+
+def _play(
+    code: str, player: Player, version: int | None, make_action: Callable[[int], engine.Action],
+    rng: DiceSource | None = None,
+) -> Game:
+    game = _locked_game(code)
+    seats = list(game.seats.order_by("position"))
+    seat = _acting_seat(game, seats, player)
+    _check_version(game, version)
+    state = game.engine_state(seats)
+    if state.current_seat != seat.position:
+        raise NotAllowed(f"It is {seats[state.current_seat].name}'s turn, not yours.")
+    action = make_action(seat.position)
+    try:
+        new = engine.apply(state, action, rng or dice_source)
+    except IllegalMove as error:
+        raise GameError(str(error)) from None
+    game.store_turn(new)
+    game.version += 1
+    move = Move(game=game, version=game.version, seat=seat.position, user_id=player.user_id,
+                turn_number=state.turn_number)
+    if isinstance(action, engine.Roll):
+        move.kind, move.dice, move.held = Move.Kind.ROLL, game.dice, game.held
+    elif isinstance(action, engine.Keep):
+        move.kind, move.dice, move.held = Move.Kind.KEEP, game.dice, game.held
+    else:
+        card = new.cards[seat.position]
+        move.kind, move.category = Move.Kind.SCORE, action.category.value
+        move.dice = "".join(map(str, state.dice))
+        move.points = card[action.category]
+        seat.scorecard = card.to_dict()
+        seat.total = card.total
+        seat.yahtzees += int(len(set(state.dice)) == 1)
+        seat.save(update_fields=["scorecard", "total", "yahtzees"])
+        if new.is_finished:
+            _finish(game, new, seats)
+    game.save()
+    move.save()
+    _announce(game)
+    return game
+
+
+def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    for standing in state.ranking():
+        seat = seats[standing.seat]
+        seat.place = standing.place
+        seat.total = standing.total
+        seat.save(update_fields=["place", "total"])
+
+
+@transaction.atomic
+def turn_roll(*, code: str, player: Player, version: int | None, rng: DiceSource | None = None) -> Game:
+    """Roll every die not kept; at most three rolls a turn."""
+    return _play(code, player, version, engine.Roll, rng)
+
+
+@transaction.atomic
+def turn_keep(*, code: str, player: Player, version: int | None, held: tuple[bool, ...]) -> Game:
+    """Choose which dice stay on the table for the next roll."""
+    return _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held)))
+
+
+@transaction.atomic
+def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Game:
+    """Fill one box with the dice on the table; the turn passes on."""
+    return _play(code, player, version, lambda seat: engine.Score(seat, category))
+
+
+@transaction.atomic
+def game_rematch(*, code: str, player: Player) -> Game:
+    """A new game with the same players seated in the same order (one per finished game)."""
+    game = _locked_game(code)
+    if game.status != Game.Status.FINISHED:
+        raise GameError("A rematch can be opened once the game is over.")
+    seats = list(game.seats.order_by("position"))
+    if not any(player.owns(s) for s in seats):
+        raise NotAllowed("Only the players of this game can open its rematch.")
+    existing = Game.objects.filter(rematch_of=game).first()
+    if existing is not None:
+        return existing
+    new = Game.objects.create(
+        seat_count=len(seats),
+        upper_first=game.upper_first,
+        is_public=False,
+        host_user_id=player.user_id,
+        host_guest="" if player.user_id else player.guest,
+        rematch_of=game,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=new, position=s.position, user_id=s.user_id, guest=s.guest, name=s.name)
+        for s in seats
+    )
+    game.version += 1
+    game.save(update_fields=["version"])
+    _announce(game)
+    return new

@@ -1,0 +1,257 @@
+"""Thin views: parse the form, call a service, render the page or the changed partial.
+
+Every action is a plain POST form. With htmx the response is the board partial; without
+JavaScript a successful action redirects back to the game page (post/redirect/get) and a
+refused one renders the page with the message and a 4xx status.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import (
+    GameCreateForm,
+    GuestNameForm,
+    JoinForm,
+    KeepForm,
+    ScoreForm,
+    SignupForm,
+    VersionForm,
+)
+from .models import Game
+from .rules import Rules
+from .services import GameError, Player
+
+
+def player_for(request: HttpRequest) -> Player:
+    """The person behind a request: their account, or the guest name in their session."""
+    if request.user.is_authenticated:
+        return Player(name=request.user.get_username(), user_id=request.user.pk)
+    return Player(
+        name=request.session.get("guest_name", ""), guest=request.session.get("guest_token", "")
+    )
+
+
+def _remember_guest(request: HttpRequest, name: str) -> Player:
+    """Give an anonymous visitor a guest identity kept in their session."""
+    if request.user.is_authenticated:
+        return player_for(request)
+    name = " ".join(name.split())
+    if name:
+        request.session["guest_name"] = name[:40]
+        request.session.setdefault("guest_token", secrets.token_urlsafe(24))
+    return player_for(request)
+
+
+def _form_error(form: django_forms.Form) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "That form was not filled in correctly."
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    player = player_for(request)
+    return render(
+        request,
+        "games/home.html",
+        {
+            "form": GameCreateForm(initial={"name": player.name}),
+            "lobbies": selectors.public_lobbies(),
+            "my_games": selectors.player_games(player),
+            "player": player,
+        },
+    )
+
+
+@require_POST
+def game_create(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST)
+    if form.is_valid():
+        player = _remember_guest(request, form.cleaned_data["name"])
+        try:
+            game = services.game_create(
+                player=player,
+                seat_count=form.cleaned_data["seats"],
+                rules=Rules(upper_first=form.cleaned_data["upper_first"]),
+                is_public=form.cleaned_data["is_public"],
+            )
+        except GameError as error:
+            form.add_error(None, str(error))
+            status = error.status
+        else:
+            return redirect(game)
+    else:
+        status = 400
+    player = player_for(request)
+    return render(
+        request,
+        "games/home.html",
+        {
+            "form": form,
+            "lobbies": selectors.public_lobbies(),
+            "my_games": selectors.player_games(player),
+            "player": player,
+        },
+        status=status,
+    )
+
+
+def _game_or_404(code: str) -> Game:
+    game = selectors.get_game(code)
+    if game is None:
+        raise Http404("There is no game with that link.")
+    return game
+
+
+def render_game(
+    request: HttpRequest, game: Game, *, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    view = selectors.game_view(game, player_for(request))
+    template = "games/room.html#update" if request.htmx else "games/room.html"
+    context = {"g": view, "error": error, "guest_form": GuestNameForm()}
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_detail(request: HttpRequest, code: str) -> HttpResponse:
+    return render_game(request, _game_or_404(code))
+
+
+@require_GET
+def game_state(request: HttpRequest, code: str) -> JsonResponse:
+    return JsonResponse(selectors.state_json(_game_or_404(code)))
+
+
+def _act(
+    request: HttpRequest,
+    code: str,
+    form_class: type[VersionForm],
+    act: Callable[[Player, VersionForm], object],
+) -> HttpResponse:
+    """Run one game action from a POSTed form and answer with the table as it now stands."""
+    game = _game_or_404(code)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return render_game(request, game, error=_form_error(form), status=400)
+    try:
+        act(player_for(request), form)
+    except GameError as error:
+        game.refresh_from_db()
+        return render_game(request, game, error=str(error), status=error.status)
+    if not request.htmx:
+        return redirect(game)
+    game.refresh_from_db()
+    return render_game(request, game)
+
+
+@require_POST
+def game_join(request: HttpRequest, code: str) -> HttpResponse:
+    def act(player: Player, form: VersionForm) -> object:
+        if not player.is_known or (player.guest and form.cleaned_data.get("name")):
+            player = _remember_guest(request, form.cleaned_data.get("name", ""))
+        return services.game_join(code=code, player=player, version=form.cleaned_data["version"])
+
+    return _act(request, code, JoinForm, act)
+
+
+@require_POST
+def game_leave(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        VersionForm,
+        lambda p, f: services.game_leave(code=code, player=p, version=f.cleaned_data["version"]),
+    )
+
+
+@require_POST
+def game_start(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        VersionForm,
+        lambda p, f: services.game_start(code=code, player=p, version=f.cleaned_data["version"]),
+    )
+
+
+@require_POST
+def turn_roll(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        VersionForm,
+        lambda p, f: services.turn_roll(code=code, player=p, version=f.cleaned_data["version"]),
+    )
+
+
+@require_POST
+def turn_keep(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        KeepForm,
+        lambda p, f: services.turn_keep(
+            code=code, player=p, version=f.cleaned_data["version"], held=f.held_flags()
+        ),
+    )
+
+
+@require_POST
+def turn_score(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        ScoreForm,
+        lambda p, f: services.turn_score(
+            code=code, player=p, version=f.cleaned_data["version"], category=f.category_value()
+        ),
+    )
+
+
+@require_POST
+def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game_or_404(code)
+    try:
+        new = services.game_rematch(code=code, player=player_for(request))
+    except GameError as error:
+        return render_game(request, game, error=str(error), status=error.status)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = new.get_absolute_url()
+        return response
+    return redirect(new)
+
+
+@require_GET
+def history(request: HttpRequest, username: str) -> HttpResponse:
+    data = selectors.user_history(username)
+    if data is None:
+        raise Http404("No player by that name.")
+    return render(request, "games/history.html", {"h": data})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user)
+            messages.success(request, f"Welcome, {user.username}! Your games now count.")
+            next_url = request.POST.get("next", "")
+            if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+                return redirect(next_url)
+            return redirect("home")
+        return render(request, "registration/signup.html", {"form": form}, status=400)
+    return render(request, "registration/signup.html", {"form": SignupForm()})
