@@ -4,6 +4,7 @@ scorecard) and an append-only Move log. Converts to and from the engine's state.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import models
@@ -34,7 +35,10 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
 
     host_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="hosted_games",
     )
     host_guest = models.CharField(max_length=64, blank=True)
@@ -99,7 +103,10 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="seats",
     )
     guest = models.CharField(max_length=64, blank=True)  # the guest's session token
@@ -148,7 +155,10 @@ class Move(models.Model):
     category = models.CharField(max_length=20, blank=True)
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -161,3 +171,97 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code} v{self.version} {self.kind}"
+
+
+GAME_WIRE_FIELDS = (
+    "id",
+    "code",
+    "status",
+    "seat_count",
+    "upper_first",
+    "is_public",
+    "version",
+    "host_user_id",
+    "host_guest",
+    "rolloff",
+    "starter",
+    "turn_number",
+    "dice",
+    "held",
+    "rolls_left",
+)
+SEAT_WIRE_FIELDS = (
+    "id",
+    "position",
+    "user_id",
+    "guest",
+    "name",
+    "scorecard",
+    "total",
+    "yahtzees",
+    "place",
+)
+
+
+@dataclass
+class Snapshot:
+    """A game and its seats as they stood at one version, with no database behind it.
+
+    Taken inside the transaction that made the change and sent over the channel layer, so
+    every open page renders exactly that version without a query of its own.
+    """
+
+    game: Game
+    seats: list[Seat] = field(default_factory=list)
+    rematch_code: str | None = None
+
+    @classmethod
+    def of(cls, game: Game, seats: list[Seat] | None = None) -> Snapshot:
+        if seats is None:
+            seats = list(game.seats.order_by("position"))
+        rematch = Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
+        return cls(game=game, seats=sorted(seats, key=lambda s: s.position), rematch_code=rematch)
+
+    @classmethod
+    def load(cls, code: str) -> Snapshot | None:
+        game = Game.objects.filter(code=code).first()
+        return cls.of(game) if game is not None else None
+
+    def to_wire(self) -> dict[str, object]:
+        return {
+            "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
+            "seats": [{name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats],
+            "rematch_code": self.rematch_code,
+        }
+
+    @classmethod
+    def from_wire(cls, data: dict) -> Snapshot:
+        game = Game(**data["game"])
+        return cls(
+            game=game,
+            seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],
+            rematch_code=data["rematch_code"],
+        )
+
+
+class LiveServer(models.Model):
+    """A running server process; its heartbeat tells whose connections are still real."""
+
+    id = models.CharField(max_length=32, primary_key=True)
+    last_seen = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.id
+
+
+class Connection(models.Model):
+    """An open game page (a websocket): who is at the table and how many are watching."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    server = models.ForeignKey(LiveServer, on_delete=models.CASCADE, related_name="connections")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.channel_name}"

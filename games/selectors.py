@@ -9,7 +9,7 @@ from django.db.models import Avg, Count, F, Max, Q
 
 from . import rules
 from .engine import ROUNDS, GameState
-from .models import Game, Move, Seat
+from .models import Connection, Game, Move, Seat, Snapshot
 from .rules import LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from .services import Player
 
@@ -133,17 +133,21 @@ class GameView:
 
 
 def get_game(code: str) -> Game | None:
-    return Game.objects.filter(code=code).select_related("rematch").first()
+    return Game.objects.filter(code=code).first()
 
 
 def _mask(held: tuple[bool, ...]) -> str:
     return "".join("1" if h else "0" for h in held)
 
 
-def game_view(game: Game, viewer: Player, seats: list[Seat] | None = None) -> GameView:
+def game_view(game: Game, viewer: Player) -> GameView:
     """Everything the game page shows, from ``viewer``'s seat (or as a spectator)."""
-    if seats is None:
-        seats = list(game.seats.order_by("position"))
+    return snapshot_view(Snapshot.of(game), viewer)
+
+
+def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
+    """The same, from a snapshot: no database query, so the live layer can call it anywhere."""
+    game, seats = snapshot.game, snapshot.seats
     rules_ = game.rules
     state: GameState | None = game.engine_state(seats) if game.status != Game.Status.LOBBY else None
     current_pos = state.current_seat if state else None
@@ -196,7 +200,6 @@ def game_view(game: Game, viewer: Player, seats: list[Seat] | None = None) -> Ga
     ranking: list[SeatView] = []
     if game.status == Game.Status.FINISHED:
         ranking = sorted(views, key=lambda v: (v.place or 99, v.position))
-    rematch = getattr(game, "rematch", None)
     return GameView(
         game=game,
         version=game.version,
@@ -204,8 +207,7 @@ def game_view(game: Game, viewer: Player, seats: list[Seat] | None = None) -> Ga
         seats=views,
         you=you,
         is_host=viewer.hosts(game),
-        can_join=game.status == Game.Status.LOBBY and you is None
-        and len(seats) < game.seat_count,
+        can_join=game.status == Game.Status.LOBBY and you is None and len(seats) < game.seat_count,
         free_seats=game.seat_count - len(seats) if game.status == Game.Status.LOBBY else 0,
         current=current,
         round=state.round if state else 0,
@@ -216,7 +218,7 @@ def game_view(game: Game, viewer: Player, seats: list[Seat] | None = None) -> Ga
         joker_note=joker_note,
         rolloff=rolloff,
         ranking=ranking,
-        rematch_code=rematch.code if rematch else None,
+        rematch_code=snapshot.rematch_code,
         announcement=_announcement(game, state, views, current),
     )
 
@@ -284,9 +286,7 @@ def state_json(game: Game) -> dict[str, object]:
                 "position": seat.position,
                 "name": seat.name,
                 "guest": seat.user_id is None,
-                "card": {
-                    c.value: card[c] for c in Category
-                }
+                "card": {c.value: card[c] for c in Category}
                 | {
                     "upper_subtotal": card.upper_subtotal,
                     "upper_bonus": card.upper_bonus,
@@ -329,9 +329,7 @@ def user_history(username: str) -> History | None:
     user = User.objects.filter(username=username).first()
     if user is None:
         return None
-    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related(
-        "game"
-    )
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
     stats = seats.aggregate(
         played=Count("id"),
         wins=Count("id", filter=Q(place=1)),
@@ -361,7 +359,9 @@ def user_history(username: str) -> History | None:
     )
 
 
-def _score_chart(totals: list[int], width: int = 600, height: int = 200) -> dict[str, object] | None:
+def _score_chart(
+    totals: list[int], width: int = 600, height: int = 200
+) -> dict[str, object] | None:
     """Points of a line chart of scores over time, for a server-rendered SVG."""
     if not totals:
         return None
@@ -385,3 +385,29 @@ def _score_chart(totals: list[int], width: int = 600, height: int = 200) -> dict
 
 def game_moves(game: Game) -> list[Move]:
     return list(game.moves.order_by("version"))
+
+
+@dataclass(frozen=True)
+class PresenceView:
+    """Who has the game page open: each seat's player, connected or not, and the watchers."""
+
+    seats: tuple[tuple[str, bool], ...]  # (name, connected), in seat order
+    watching: int
+
+    def to_wire(self) -> dict[str, object]:
+        return {"seats": [list(s) for s in self.seats], "watching": self.watching}
+
+    @classmethod
+    def from_wire(cls, data: dict) -> PresenceView:
+        return cls(tuple((name, bool(on)) for name, on in data["seats"]), int(data["watching"]))
+
+
+def presence_view(code: str) -> PresenceView:
+    open_pages = list(Connection.objects.filter(game__code=code).values_list("seat", flat=True))
+    names = (
+        Seat.objects.filter(game__code=code).order_by("position").values_list("position", "name")
+    )
+    return PresenceView(
+        seats=tuple((name, position in open_pages) for position, name in names),
+        watching=sum(1 for seat in open_pages if seat is None),
+    )

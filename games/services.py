@@ -7,24 +7,26 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import engine
 from .engine import DiceSource
-from .models import Game, Move, Seat
+from .models import Connection, Game, LiveServer, Move, Seat, Snapshot
 from .rules import Category, IllegalMove, Rules
 
 # The dice of every real game come from the operating system's generator.
 # Tests replace this with a seeded random.Random.
 dice_source: DiceSource = secrets.SystemRandom()
 
-# Called with (game code, version) after each committed change; the live layer hooks in.
-_listeners: list[Callable[[str, int], None]] = []
+# Called with a Snapshot of the new version after each committed change; the live layer
+# (games/broadcast.py) hooks in here so this module knows nothing of websockets.
+_listeners: list[Callable[[Snapshot], None]] = []
 
 
-def on_game_changed(listener: Callable[[str, int], None]) -> None:
+def on_game_changed(listener: Callable[[Snapshot], None]) -> None:
     if listener not in _listeners:
         _listeners.append(listener)
 
@@ -71,6 +73,7 @@ class Player:
 
 
 MAX_NAME = 40
+PRESENCE_STALE_AFTER = timedelta(seconds=90)
 
 
 def _clean_name(name: str) -> str:
@@ -80,12 +83,15 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def _announce(game: Game) -> None:
-    code, version = game.code, game.version
+def _announce(game: Game, seats: list[Seat] | None = None) -> None:
+    """Once this transaction commits, tell every listener about the new version."""
+    if not _listeners:
+        return
+    snapshot = Snapshot.of(game, seats)
 
     def send() -> None:
         for listener in list(_listeners):
-            listener(code, version)
+            listener(snapshot)
 
     transaction.on_commit(send)
 
@@ -191,7 +197,9 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Game:
 
 
 @transaction.atomic
-def game_start(*, code: str, player: Player, version: int | None, rng: DiceSource | None = None) -> Game:
+def game_start(
+    *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
+) -> Game:
     """The host starts with whoever is seated: roll-off for the first player, then play."""
     game = _locked_game(code)
     if not player.hosts(game):
@@ -226,7 +234,10 @@ def _acting_seat(game: Game, seats: list[Seat], player: Player) -> Seat:
 
 
 def _play(
-    code: str, player: Player, version: int | None, make_action: Callable[[int], engine.Action],
+    code: str,
+    player: Player,
+    version: int | None,
+    make_action: Callable[[int], engine.Action],
     rng: DiceSource | None = None,
 ) -> Game:
     game = _locked_game(code)
@@ -243,8 +254,13 @@ def _play(
         raise GameError(str(error)) from None
     game.store_turn(new)
     game.version += 1
-    move = Move(game=game, version=game.version, seat=seat.position, user_id=player.user_id,
-                turn_number=state.turn_number)
+    move = Move(
+        game=game,
+        version=game.version,
+        seat=seat.position,
+        user_id=player.user_id,
+        turn_number=state.turn_number,
+    )
     if isinstance(action, engine.Roll):
         move.kind, move.dice, move.held = Move.Kind.ROLL, game.dice, game.held
     elif isinstance(action, engine.Keep):
@@ -262,7 +278,7 @@ def _play(
             _finish(game, new, seats)
     game.save()
     move.save()
-    _announce(game)
+    _announce(game, seats)
     return game
 
 
@@ -277,7 +293,9 @@ def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> None:
 
 
 @transaction.atomic
-def turn_roll(*, code: str, player: Player, version: int | None, rng: DiceSource | None = None) -> Game:
+def turn_roll(
+    *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
+) -> Game:
     """Roll every die not kept; at most three rolls a turn."""
     return _play(code, player, version, engine.Roll, rng)
 
@@ -322,3 +340,31 @@ def game_rematch(*, code: str, player: Player) -> Game:
     game.save(update_fields=["version"])
     _announce(game)
     return new
+
+
+# -- presence: who has the game page open (bookkeeping, not game state; no version bump) --
+
+
+def server_heartbeat(server_id: str) -> None:
+    """Mark this server process alive and forget the connections of processes that died."""
+    now = timezone.now()
+    LiveServer.objects.update_or_create(id=server_id, defaults={"last_seen": now})
+    LiveServer.objects.filter(last_seen__lt=now - PRESENCE_STALE_AFTER).delete()
+
+
+def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | None) -> bool:
+    """Record an open page of a game; False if there is no such game."""
+    game_id = Game.objects.filter(code=code).values_list("id", flat=True).first()
+    if game_id is None:
+        return False
+    if not LiveServer.objects.filter(id=server_id).exists():
+        server_heartbeat(server_id)
+    Connection.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"game_id": game_id, "server_id": server_id, "seat": seat},
+    )
+    return True
+
+
+def presence_close(*, channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).delete()

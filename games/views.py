@@ -21,7 +21,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import selectors, services
 from .forms import (
     GameCreateForm,
-    GuestNameForm,
     JoinForm,
     KeepForm,
     ScoreForm,
@@ -118,13 +117,19 @@ def render_game(
     request: HttpRequest, game: Game, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     view = selectors.game_view(game, player_for(request))
-    template = "games/room.html#update" if request.htmx else "games/room.html"
-    context = {"g": view, "error": error, "guest_form": GuestNameForm()}
-    return render(request, template, context, status=status)
+    context = {"g": view, "error": error}
+    if request.htmx:
+        return render(request, "games/room.html#update", context, status=status)
+    context["presence"] = selectors.presence_view(game.code)
+    return render(request, "games/room.html", context, status=status)
 
 
 @require_GET
 def game_detail(request: HttpRequest, code: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        # A visitor's session exists from the first look, so the live page (which
+        # reads the session when it connects) recognises them once they sit down.
+        request.session.setdefault("guest_token", secrets.token_urlsafe(24))
     return render_game(request, _game_or_404(code))
 
 

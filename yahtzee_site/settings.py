@@ -94,9 +94,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
             "init_command": (
-                "PRAGMA journal_mode=WAL;"
-                "PRAGMA synchronous=NORMAL;"
-                "PRAGMA busy_timeout=20000;"
+                "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000;"
             ),
         }
     )
@@ -172,5 +170,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
-# Seconds a guest's or player's page may wait before the consumer's rate limit bites.
+# Messages a page may send over its socket (it only ever asks for a resync).
 WS_MESSAGES_PER_SECOND = 5
+WS_MESSAGE_BURST = 10
+# How often each server process marks its open game pages alive (0: never, as in tests).
+PRESENCE_HEARTBEAT_SECONDS = int(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "30"))

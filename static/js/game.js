@@ -37,3 +37,71 @@
     }
   });
 })();
+
+// The live room. htmx's ws extension swaps what the server pushes; these few lines keep
+// the page honest about versions and tell the player when it is their turn.
+(function () {
+  "use strict";
+
+  var baseTitle = null;
+
+  function boardVersion(root) {
+    var board = (root || document).querySelector ? (root || document).querySelector("#board") : null;
+    if (!board && root && root.id === "board") board = root;
+    return board ? parseInt(board.getAttribute("data-version"), 10) || 0 : 0;
+  }
+
+  function versionIn(html) {
+    var match = /id="board"[^>]*data-version="(\d+)"/.exec(html);
+    return match ? parseInt(match[1], 10) : null;
+  }
+
+  function showTurnCue() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    if (baseTitle === null) baseTitle = document.title.replace(/^▶ Your turn · /, "");
+    var mine = board.getAttribute("data-your-turn") === "1";
+    document.title = (mine ? "▶ Your turn · " : "") + baseTitle;
+  }
+
+  // Never let an older table replace a newer one (a slow response after a fast push).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var incoming = versionIn(event.detail.serverResponse || "");
+    if (incoming !== null && incoming < boardVersion(document)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var incoming = versionIn(event.detail.message || "");
+    if (incoming === null) return;  // presence or a notice
+    var current = boardVersion(document);
+    if (incoming < current) {
+      event.preventDefault();  // an old version: the page already shows a newer one
+    } else if (current && incoming > current + 1) {
+      // A gap: something was missed. This push is the whole table, but ask anyway so the
+      // server re-sends everything the page shows from the same version.
+      event.detail.socketWrapper.send(JSON.stringify({ type: "resync" }));
+    }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", showTurnCue);
+  document.addEventListener("htmx:afterSwap", showTurnCue);
+  document.addEventListener("DOMContentLoaded", showTurnCue);
+
+  // A server restart closes sockets with "going away"; come back like after a lost network.
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event.code;
+    if (code === 1000 || code === 1001 || code === 1005) {
+      var room = document.querySelector("[ws-connect]");
+      if (!room) return;
+      setTimeout(function () {
+        var url = room.getAttribute("ws-connect");
+        room.removeAttribute("ws-connect");
+        htmx.process(room);
+        room.setAttribute("ws-connect", url);
+        htmx.process(room);
+      }, 1000 + Math.random() * 1000);
+    }
+  });
+})();

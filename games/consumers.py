@@ -1,0 +1,238 @@
+"""The live room: one websocket per open game page.
+
+The socket only carries HTML to the page. Moves stay HTTP POSTs (with CSRF); the one
+message a page may send is ``{"type": "resync"}`` to ask for the full current state.
+
+* On connect (and so on every reconnect) the page gets the whole table at once.
+* After every committed change the room's group gets a snapshot of the new version;
+  each consumer pushes it rendered for its own viewer, in version order, once each.
+  Renders are shared in this process per (game, version, viewpoint), not per socket.
+* Presence: which seats have the page open and how many people are watching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+import uuid
+from collections import OrderedDict
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from . import selectors, services
+from .broadcast import group_name
+from .models import Snapshot
+from .selectors import PresenceView
+from .services import Player
+
+logger = logging.getLogger(__name__)
+
+SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TOO_MANY_MESSAGES = 4429
+REORDER_WAIT_SECONDS = 1.0
+_RENDER_CACHE_SIZE = 1024
+
+# (code, version, viewpoint) -> a future holding the rendered HTML, shared by all sockets.
+_renders: OrderedDict[tuple, asyncio.Future[str]] = OrderedDict()
+
+
+def _viewer(scope: dict) -> Player:
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return Player(name=user.get_username(), user_id=user.pk)
+    session = scope.get("session")
+    token = session.get("guest_token", "") if session is not None else ""
+    return Player(name="", guest=token)
+
+
+def _viewpoint(snapshot: Snapshot, viewer: Player) -> tuple:
+    """What makes one viewer's page differ from another's: their seat, hosting, account."""
+    seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
+    return (seat, viewer.hosts(snapshot.game), viewer.user_id is not None)
+
+
+def _render_board(snapshot: Snapshot, viewer: Player) -> str:
+    view = selectors.snapshot_view(snapshot, viewer)
+    return render_to_string(
+        "games/room.html#live",
+        {"g": view, "user": _UserFlag(viewer.user_id is not None)},
+    )
+
+
+class _UserFlag:
+    """Stands in for ``request.user`` in pushed renders (only authentication matters)."""
+
+    def __init__(self, authenticated: bool) -> None:
+        self.is_authenticated = authenticated
+
+
+async def rendered_board(snapshot: Snapshot, viewer: Player) -> str:
+    key = (snapshot.game.code, snapshot.game.version, _viewpoint(snapshot, viewer))
+    future = _renders.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = asyncio.get_running_loop().create_future()
+        _renders[key] = future
+        if len(_renders) > _RENDER_CACHE_SIZE:
+            _renders.popitem(last=False)
+        try:
+            future.set_result(_render_board(snapshot, viewer))
+        except Exception as error:  # pragma: no cover - a template bug, surfaced below
+            future.set_exception(error)
+            _renders.pop(key, None)
+    return await future
+
+
+def render_presence(presence: PresenceView) -> str:
+    return render_to_string("games/room.html#presence", {"presence": presence})
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.code: str = self.scope["url_route"]["kwargs"]["code"]
+        self.group = group_name(self.code)
+        self.viewer = _viewer(self.scope)
+        self.version = 0
+        self.seat: int | None = None
+        self.pending: dict[int, Snapshot] = {}
+        self.gap_timer: asyncio.TimerHandle | None = None
+        self.allowance = float(settings.WS_MESSAGE_BURST)
+        self.last_message = time.monotonic()
+        self.joined = False
+
+        snapshot = await database_sync_to_async(Snapshot.load)(self.code)
+        await self.accept()
+        if snapshot is None:
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason="There is no game with that link.")
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = True
+        ensure_heartbeat()
+        await self.push_full(snapshot)
+        await self.update_presence(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+        self.pending.clear()
+        if getattr(self, "joined", False):
+            self.joined = False
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
+            await self.send_presence_event()
+
+    # -- from the page ------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        rate, burst = settings.WS_MESSAGES_PER_SECOND, settings.WS_MESSAGE_BURST
+        self.allowance = min(burst, self.allowance + (now - self.last_message) * rate)
+        self.last_message = now
+        if self.allowance < 1:
+            await self.close(code=CLOSE_TOO_MANY_MESSAGES, reason="Too many messages.")
+            return
+        self.allowance -= 1
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            message = None
+        if isinstance(message, dict) and message.get("type") == "resync":
+            snapshot = await database_sync_to_async(Snapshot.load)(self.code)
+            if snapshot is not None:
+                await self.push_full(snapshot)
+            return
+        await self.send(text_data=_notice("Moves are made with the buttons on the page."))
+
+    # -- from the room's group ----------------------------------------------------
+    async def game_changed(self, event: dict) -> None:
+        version = event["version"]
+        if version <= self.version or version in self.pending:
+            return  # already shown: a duplicate or an old message
+        self.pending[version] = Snapshot.from_wire(event["snapshot"])
+        await self.flush_in_order()
+        if self.pending and self.gap_timer is None:
+            # A version is missing: wait a moment for it, then resynchronise.
+            loop = asyncio.get_running_loop()
+            self.gap_timer = loop.call_later(
+                REORDER_WAIT_SECONDS, lambda: asyncio.ensure_future(self.resync_after_gap())
+            )
+
+    async def flush_in_order(self) -> None:
+        while self.version + 1 in self.pending:
+            snapshot = self.pending.pop(self.version + 1)
+            await self.push(snapshot)
+        if not self.pending and self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    async def resync_after_gap(self) -> None:
+        self.gap_timer = None
+        if not self.pending:
+            return
+        snapshot = await database_sync_to_async(Snapshot.load)(self.code)
+        self.pending.clear()
+        if snapshot is not None and snapshot.game.version > self.version:
+            await self.push_full(snapshot)
+
+    async def presence_changed(self, event: dict) -> None:
+        await self.send(text_data=render_presence(PresenceView.from_wire(event["presence"])))
+
+    # -- pushing ------------------------------------------------------------------
+    async def push(self, snapshot: Snapshot) -> None:
+        self.version = snapshot.game.version
+        await self.send(text_data=await rendered_board(snapshot, self.viewer))
+        seat = _viewpoint(snapshot, self.viewer)[0]
+        if seat != self.seat:  # the viewer sat down or left: their presence moves
+            await self.update_presence(snapshot)
+
+    async def push_full(self, snapshot: Snapshot) -> None:
+        """The whole current state: on connect, on reconnect, and on request."""
+        self.pending = {v: s for v, s in self.pending.items() if v > snapshot.game.version}
+        await self.push(snapshot)
+        await self.flush_in_order()
+
+    async def update_presence(self, snapshot: Snapshot) -> None:
+        self.seat = _viewpoint(snapshot, self.viewer)[0]
+        await database_sync_to_async(_open_presence)(self.code, self.channel_name, self.seat)
+        await self.send_presence_event()
+
+    async def send_presence_event(self) -> None:
+        presence = await database_sync_to_async(selectors.presence_view)(self.code)
+        await self.channel_layer.group_send(
+            self.group, {"type": "presence.changed", "presence": presence.to_wire()}
+        )
+
+
+def _open_presence(code: str, channel_name: str, seat: int | None) -> None:
+    services.presence_open(server_id=SERVER_ID, code=code, channel_name=channel_name, seat=seat)
+
+
+_heartbeats: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def ensure_heartbeat() -> None:
+    """Keep this process's presence rows alive while it runs (one task per event loop)."""
+    interval = settings.PRESENCE_HEARTBEAT_SECONDS
+    loop = asyncio.get_running_loop()
+    if not interval or loop in _heartbeats:
+        return
+
+    async def beat() -> None:
+        while True:
+            try:
+                await database_sync_to_async(services.server_heartbeat)(SERVER_ID)
+            except Exception:  # a passing database hiccup must not stop the heartbeat
+                logger.exception("presence heartbeat failed")
+            await asyncio.sleep(interval)
+
+    _heartbeats[loop] = loop.create_task(beat())
+
+
+def _notice(text: str) -> str:
+    return render_to_string("games/room.html#notice", {"text": text})

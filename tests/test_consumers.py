@@ -1,0 +1,279 @@
+"""The live room: what every open game page receives over its websocket."""
+
+import random
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
+from games.models import Connection, Game
+from games.routing import websocket_urlpatterns
+from games.services import Player
+from yahtzee_site.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+VERSION = re.compile(r'id="board"[^>]*data-version="(\d+)"')
+
+
+def version_of(html: str) -> int | None:
+    match = VERSION.search(html)
+    return int(match.group(1)) if match else None
+
+
+@database_sync_to_async
+def make_user(name: str):
+    return get_user_model().objects.create_user(name, password="a long enough password")
+
+
+@database_sync_to_async
+def two_player_game(host, guest_token="guest-token-1"):
+    game = services.game_create(player=Player(host.username, user_id=host.pk), seat_count=2)
+    services.game_join(
+        code=game.code, player=Player("Bea", guest=guest_token), version=game.version
+    )
+    game.refresh_from_db()
+    return game
+
+
+def act(fn, **kwargs):
+    return database_sync_to_async(fn)(**kwargs)
+
+
+async def connect(code: str, user=None, *, origin=b"http://localhost") -> WebsocketCommunicator:
+    app = URLRouter(websocket_urlpatterns) if user is not None else application
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    comm = WebsocketCommunicator(app, f"/ws/g/{code}/", headers=headers)
+    if user is not None:
+        comm.scope["user"] = user
+        comm.scope["session"] = {}
+        comm.scope["url_route"] = {"kwargs": {"code": code}}
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive_board(comm: WebsocketCommunicator) -> str:
+    """The next pushed board, skipping presence updates."""
+    for _ in range(10):
+        html = await comm.receive_from(timeout=3)
+        if 'id="board"' in html:
+            return html
+    raise AssertionError("no board was pushed")
+
+
+async def test_connect_sends_the_whole_current_table():
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = await connect(game.code)
+    html = await receive_board(comm)
+    assert version_of(html) == game.version
+    assert "Waiting for players" in html and "Bea" in html
+    await comm.disconnect()
+
+
+async def test_unknown_game_socket_is_closed_with_a_reason():
+    comm = WebsocketCommunicator(
+        application, "/ws/g/nosuchgame/", headers=[(b"origin", b"http://localhost")]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    closed = await comm.receive_output(timeout=3)
+    assert closed["type"] == "websocket.close"
+    assert closed["code"] == CLOSE_UNKNOWN_GAME
+    assert "no game" in closed["reason"]
+    await comm.wait()
+
+
+async def test_socket_from_a_foreign_origin_is_refused():
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = WebsocketCommunicator(
+        application, f"/ws/g/{game.code}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await comm.connect()
+    assert not connected
+    assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+def on_turn(game: Game, ann: Player, bea: Player) -> Player:
+    return ann if (game.starter + game.turn_number) % 2 == 0 else bea
+
+
+async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
+    monkeypatch.setattr(services, "dice_source", random.Random(7))
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    ann, bea = Player("ann", user_id=host.pk), Player("Bea", guest="guest-token-1")
+    pages = [await connect(game.code), await connect(game.code)]
+    for page in pages:
+        assert version_of(await receive_board(page)) == game.version
+    game = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    expected = [game.version]
+    for category in (services.Category.CHANCE, services.Category.SIXES):
+        player = on_turn(game, ann, bea)
+        game = await act(services.turn_roll, code=game.code, player=player, version=game.version)
+        expected.append(game.version)
+        game = await act(
+            services.turn_score,
+            code=game.code,
+            player=player,
+            version=game.version,
+            category=category,
+        )
+        expected.append(game.version)
+    for page in pages:
+        assert [version_of(await receive_board(page)) for _ in expected] == expected
+        while not await page.receive_nothing(timeout=0.3):  # only presence may follow
+            assert 'id="board"' not in await page.receive_from()
+        await page.disconnect()
+
+
+async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import group_name
+    from games.models import Snapshot
+
+    monkeypatch.setattr(services, "_listeners", [])  # the test delivers the versions itself
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    assert version_of(await receive_board(page)) == game.version
+    ann = Player("ann", user_id=host.pk)
+    started = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    first = await database_sync_to_async(Snapshot.load)(game.code)
+    player = on_turn(started, ann, Player("Bea", guest="guest-token-1"))
+    await act(services.turn_roll, code=game.code, player=player, version=started.version)
+    second = await database_sync_to_async(Snapshot.load)(game.code)
+    layer = get_channel_layer()
+    for snapshot in (second, first, first):  # late, then the missing one, then a repeat
+        await layer.group_send(
+            group_name(game.code),
+            {
+                "type": "game.changed",
+                "version": snapshot.game.version,
+                "snapshot": snapshot.to_wire(),
+            },
+        )
+    got = [version_of(await receive_board(page)) for _ in range(2)]
+    assert got == [first.game.version, second.game.version]
+    await page.disconnect()
+
+
+async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
+    monkeypatch.setattr(services, "dice_source", random.Random(11))
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    await receive_board(page)
+    await page.disconnect()
+    ann = Player("ann", user_id=host.pk)
+    game = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    player = on_turn(game, ann, Player("Bea", guest="guest-token-1"))
+    game = await act(services.turn_roll, code=game.code, player=player, version=game.version)
+    again = await connect(game.code)
+    html = await receive_board(again)
+    assert version_of(html) == game.version
+    assert 'class="die' in html
+    await again.disconnect()
+
+
+async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch):
+    monkeypatch.setattr(services, "dice_source", random.Random(3))
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    ann = Player("ann", user_id=host.pk)
+    game = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    if game.starter != 0:  # let Bea take her turn so that it is Ann's
+        bea = Player("Bea", guest="guest-token-1")
+        game = await act(services.turn_roll, code=game.code, player=bea, version=game.version)
+        game = await act(
+            services.turn_score,
+            code=game.code,
+            player=bea,
+            version=game.version,
+            category=services.Category.CHANCE,
+        )
+    host_page = await connect(game.code, user=host)
+    spectator = await connect(game.code)
+    await receive_board(host_page)
+    await receive_board(spectator)
+    await act(services.turn_roll, code=game.code, player=ann, version=game.version)
+    mine, theirs = await receive_board(host_page), await receive_board(spectator)
+    assert "Your turn!" in mine and 'name="category"' in mine and "Roll again" in mine
+    assert "Your turn!" not in theirs and 'name="category"' not in theirs
+    assert "ann’s turn" in theirs
+    await host_page.disconnect()
+    await spectator.disconnect()
+
+
+async def test_resync_request_sends_the_full_state_again():
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = await connect(game.code)
+    await receive_board(comm)
+    await comm.send_json_to({"type": "resync"})
+    assert version_of(await receive_board(comm)) == game.version
+    await comm.disconnect()
+
+
+async def test_a_page_cannot_make_moves_over_the_socket():
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = await connect(game.code)
+    await receive_board(comm)
+    await comm.send_json_to({"type": "roll", "version": game.version})
+    notice = await comm.receive_from(timeout=3)
+    while 'id="flash"' not in notice:
+        notice = await comm.receive_from(timeout=3)
+    assert "buttons on the page" in notice
+    unchanged = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert unchanged.version == game.version
+    await comm.disconnect()
+
+
+async def test_flooding_the_socket_closes_it(settings):
+    settings.WS_MESSAGES_PER_SECOND = 1
+    settings.WS_MESSAGE_BURST = 3
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = await connect(game.code)
+    await receive_board(comm)
+    for _ in range(6):
+        await comm.send_to(text_data="{}")
+    while True:
+        output = await comm.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            break
+    assert output["code"] == CLOSE_TOO_MANY_MESSAGES
+
+
+async def test_presence_counts_players_and_watchers_and_closing_leaves_nothing():
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    player_page = await connect(game.code, user=host)
+    watcher = await connect(game.code)
+    await receive_board(player_page)
+    await receive_board(watcher)
+    rows = await database_sync_to_async(
+        lambda: sorted(
+            Connection.objects.values_list("seat", flat=True), key=lambda s: (s is None, s)
+        )
+    )()
+    assert rows == [0, None]
+    html = ""
+    while "1 watching" not in html:
+        html = await player_page.receive_from(timeout=3)
+    assert 'class="presence-seat online"' in html
+    await watcher.disconnect()
+    await player_page.disconnect()
+    assert not await database_sync_to_async(Connection.objects.exists)()
+    from channels.layers import get_channel_layer
+
+    assert not get_channel_layer().groups.get(f"game-{game.code}")
