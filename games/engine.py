@@ -135,10 +135,7 @@ class GameState:
         standings: list[Standing] = []
         for position, seat in enumerate(by_total, start=1):
             total = self.cards[seat].total
-            if standings and standings[-1].total == total:
-                place = standings[-1].place
-            else:
-                place = position
+            place = standings[-1].place if standings and standings[-1].total == total else position
             standings.append(Standing(place=place, seat=seat, total=total))
         return tuple(standings)
 
@@ -220,9 +217,7 @@ def apply(state: GameState, action: Action, rng: DiceSource | None = None) -> Ga
         if rng is None:
             raise ValueError("Rolling needs a source of randomness.")
         old = state.dice or (0,) * DICE_COUNT
-        dice = tuple(
-            old[i] if state.held[i] else rng.randint(1, 6) for i in range(DICE_COUNT)
-        )
+        dice = tuple(old[i] if state.held[i] else rng.randint(1, 6) for i in range(DICE_COUNT))
         return replace(state, dice=dice, rolls_left=state.rolls_left - 1)
     if isinstance(action, Keep):
         if state.dice is None:
@@ -241,7 +236,7 @@ def apply(state: GameState, action: Action, rng: DiceSource | None = None) -> Ga
             raise IllegalMove("Roll the dice before choosing a box.")
         seat = action.seat
         card = state.cards[seat].score(action.category, parse_dice(state.dice))
-        cards = state.cards[:seat] + (card,) + state.cards[seat + 1 :]
+        cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
         return replace(
             state,
             cards=cards,

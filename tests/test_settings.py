@@ -1,0 +1,93 @@
+"""The one settings file switches deployments by environment variables alone."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environment.pop("DATABASE_URL", None)
+    environment.pop("REDIS_URL", None)
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def settings_value(expression: str, **env: str) -> str:
+    code = f"from django.conf import settings; print({expression})"
+    result = run_manage("shell", "--no-imports", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_production_settings_pass_the_deployment_checklist():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="yahtzee.example.com",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", DJANGO_DEBUG="0")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_embedded_default_is_sqlite_in_wal_with_immediate_transactions(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    options = settings_value('settings.DATABASES["default"]["OPTIONS"]', SQLITE_PATH=str(path))
+    assert "'transaction_mode': 'IMMEDIATE'" in options
+    assert "journal_mode=WAL" in options
+    layer = settings_value('settings.CHANNEL_LAYERS["default"]["BACKEND"]')
+    assert layer == "channels.layers.InMemoryChannelLayer"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expression", "expected"),
+    [
+        (
+            "DATABASE_URL",
+            "postgres://player@db.internal:5432/yahtzee",
+            'settings.DATABASES["default"]["ENGINE"]',
+            "django.db.backends.postgresql",
+        ),
+        (
+            "REDIS_URL",
+            "redis://cache.internal:6379/0",
+            'settings.CHANNEL_LAYERS["default"]["BACKEND"]',
+            "channels_redis.core.RedisChannelLayer",
+        ),
+    ],
+)
+def test_environment_switches_to_the_scale_out_services(variable, value, expression, expected):
+    assert settings_value(expression, **{variable: value}) == expected
+
+
+def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    code = (
+        "from django.db import connection; c = connection.cursor(); "
+        "c.execute('PRAGMA journal_mode'); print(c.fetchone()[0])"
+    )
+    result = run_manage("shell", "--no-imports", "-c", code, SQLITE_PATH=str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "wal"
