@@ -6,7 +6,8 @@ message a page may send is ``{"type": "resync"}`` to ask for the full current st
 * On connect (and so on every reconnect) the page gets the whole table at once.
 * After every committed change the room's group gets a snapshot of the new version;
   each consumer pushes it rendered for its own viewer, in version order, once each.
-  Renders are shared in this process per (game, version, viewpoint), not per socket.
+  Renders are shared per (game, version, viewpoint), not made per socket
+  (games/rendering.py).
 * Presence: which seats have the page open and how many people are watching.
 """
 
@@ -18,14 +19,13 @@ import logging
 import os
 import time
 import uuid
-from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import selectors, services
+from . import rendering, selectors, services
 from .broadcast import group_name
 from .models import Snapshot
 from .selectors import PresenceView
@@ -37,10 +37,6 @@ SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY_MESSAGES = 4429
 REORDER_WAIT_SECONDS = 1.0
-_RENDER_CACHE_SIZE = 1024
-
-# (code, version, viewpoint) -> a future holding the rendered HTML, shared by all sockets.
-_renders: OrderedDict[tuple, asyncio.Future[str]] = OrderedDict()
 
 
 def _viewer(scope: dict) -> Player:
@@ -52,41 +48,8 @@ def _viewer(scope: dict) -> Player:
     return Player(name="", guest=token)
 
 
-def _viewpoint(snapshot: Snapshot, viewer: Player) -> tuple:
-    """What makes one viewer's page differ from another's: their seat, hosting, account."""
-    seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
-    return (seat, viewer.hosts(snapshot.game), viewer.user_id is not None)
-
-
-def _render_board(snapshot: Snapshot, viewer: Player) -> str:
-    view = selectors.snapshot_view(snapshot, viewer)
-    return render_to_string(
-        "games/room.html#live",
-        {"g": view, "user": _UserFlag(viewer.user_id is not None)},
-    )
-
-
-class _UserFlag:
-    """Stands in for ``request.user`` in pushed renders (only authentication matters)."""
-
-    def __init__(self, authenticated: bool) -> None:
-        self.is_authenticated = authenticated
-
-
-async def rendered_board(snapshot: Snapshot, viewer: Player) -> str:
-    key = (snapshot.game.code, snapshot.game.version, _viewpoint(snapshot, viewer))
-    future = _renders.get(key)
-    if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.get_running_loop().create_future()
-        _renders[key] = future
-        if len(_renders) > _RENDER_CACHE_SIZE:
-            _renders.popitem(last=False)
-        try:
-            future.set_result(_render_board(snapshot, viewer))
-        except Exception as error:  # pragma: no cover - a template bug, surfaced below
-            future.set_exception(error)
-            _renders.pop(key, None)
-    return await future
+def _seat_of(snapshot: Snapshot, viewer: Player) -> int | None:
+    return next((s.position for s in snapshot.seats if viewer.owns(s)), None)
 
 
 def render_presence(presence: PresenceView) -> str:
@@ -186,8 +149,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     # -- pushing ------------------------------------------------------------------
     async def push(self, snapshot: Snapshot) -> None:
         self.version = snapshot.game.version
-        await self.send(text_data=await rendered_board(snapshot, self.viewer))
-        seat = _viewpoint(snapshot, self.viewer)[0]
+        await self.send(text_data=rendering.live_message(snapshot, self.viewer))
+        seat = _seat_of(snapshot, self.viewer)
         if seat != self.seat:  # the viewer sat down or left: their presence moves
             await self.update_presence(snapshot)
 
@@ -198,7 +161,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.flush_in_order()
 
     async def update_presence(self, snapshot: Snapshot) -> None:
-        self.seat = _viewpoint(snapshot, self.viewer)[0]
+        self.seat = _seat_of(snapshot, self.viewer)
         await database_sync_to_async(_open_presence)(self.code, self.channel_name, self.seat)
         await self.send_presence_event()
 

@@ -55,6 +55,7 @@ class SeatView:
     name: str
     is_guest: bool
     is_you: bool
+    is_host: bool
     is_current: bool
     card: Scorecard
     total: int
@@ -140,6 +141,11 @@ def _mask(held: tuple[bool, ...]) -> str:
     return "".join("1" if h else "0" for h in held)
 
 
+def snapshot(game: Game) -> Snapshot:
+    """The game with its seats as they stand now, for rendering."""
+    return Snapshot.of(game)
+
+
 def game_view(game: Game, viewer: Player) -> GameView:
     """Everything the game page shows, from ``viewer``'s seat (or as a spectator)."""
     return snapshot_view(Snapshot.of(game), viewer)
@@ -160,6 +166,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 name=seat.name,
                 is_guest=seat.user_id is None,
                 is_you=viewer.owns(seat),
+                is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
                 is_current=seat.position == current_pos,
                 card=card,
                 total=card.total,

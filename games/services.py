@@ -222,14 +222,16 @@ def game_start(
     return game
 
 
-def _acting_seat(game: Game, seats: list[Seat], player: Player) -> Seat:
+def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
+    seat = next((s for s in seats if player.owns(s)), None)
+    if seat is None:
+        raise NotAllowed("You are watching this game; only seated players can play.")
+    # A repeated or stale click is answered as stale even when it was the game's last move.
+    _check_version(game, version)
     if game.status == Game.Status.LOBBY:
         raise GameError("The game has not started yet.")
     if game.status == Game.Status.FINISHED:
         raise GameError("This game is over.")
-    seat = next((s for s in seats if player.owns(s)), None)
-    if seat is None:
-        raise NotAllowed("You are watching this game; only seated players can play.")
     return seat
 
 
@@ -242,8 +244,7 @@ def _play(
 ) -> Game:
     game = _locked_game(code)
     seats = list(game.seats.order_by("position"))
-    seat = _acting_seat(game, seats, player)
-    _check_version(game, version)
+    seat = _acting_seat(game, seats, player, version)
     state = game.engine_state(seats)
     if state.current_seat != seat.position:
         raise NotAllowed(f"It is {seats[state.current_seat].name}'s turn, not yours.")

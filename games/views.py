@@ -15,10 +15,11 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import selectors, services
+from . import rendering, selectors, services
 from .forms import (
     GameCreateForm,
     JoinForm,
@@ -116,11 +117,17 @@ def _game_or_404(code: str) -> Game:
 def render_game(
     request: HttpRequest, game: Game, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
-    view = selectors.game_view(game, player_for(request))
-    context = {"g": view, "error": error}
+    snapshot = selectors.snapshot(game)
+    viewer = player_for(request)
     if request.htmx:
-        return render(request, "games/room.html#update", context, status=status)
-    context["presence"] = selectors.presence_view(game.code)
+        # The same shared fragment the room's sockets get, plus this request's message.
+        flash = render_to_string("games/room.html#flash", {"error": error})
+        return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)
+    context = {
+        "g": selectors.snapshot_view(snapshot, viewer),
+        "error": error,
+        "presence": selectors.presence_view(game.code),
+    }
     return render(request, "games/room.html", context, status=status)
 
 
