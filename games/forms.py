@@ -26,7 +26,15 @@ class GuestNameForm(forms.Form):
 class VersionForm(forms.Form):
     """Every action names the version of the table it was made against."""
 
-    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    version = forms.IntegerField(
+        min_value=1,
+        widget=forms.HiddenInput,
+        error_messages={
+            key: "This action did not say which version of the table it was made on; "
+            "reload the page and try again."
+            for key in ("required", "invalid", "min_value")
+        },
+    )
 
 
 class JoinForm(VersionForm):
@@ -36,7 +44,10 @@ class JoinForm(VersionForm):
 class KeepForm(VersionForm):
     held = forms.RegexField(
         regex=r"^[01]{5}$",
-        error_messages={"invalid": "Choose which of the five dice to keep."},
+        error_messages={
+            "required": "Choose which of the five dice to keep.",
+            "invalid": "Choose which of the five dice to keep.",
+        },
     )
 
     def held_flags(self) -> tuple[bool, ...]:
@@ -46,7 +57,10 @@ class KeepForm(VersionForm):
 class ScoreForm(VersionForm):
     category = forms.ChoiceField(
         choices=[(c.value, c.label) for c in Category],
-        error_messages={"invalid_choice": "There is no such box on the scorecard."},
+        error_messages={
+            "required": "Choose a box on the scorecard to score.",
+            "invalid_choice": "There is no such box on the scorecard.",
+        },
     )
 
     def category_value(self) -> Category:

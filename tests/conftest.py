@@ -1,0 +1,335 @@
+"""Shared fixtures and small factories for the web game's tests.
+
+Dice: ``dice`` puts a seeded ``random.Random`` in ``games.services.dice_source``;
+``loaded_dice`` puts a :class:`ScriptedDice` there so a test can say exactly what is rolled.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from django.test import Client
+from django.utils import timezone
+
+from games import engine, services
+from games.models import Game, Move, Seat
+from games.rules import Category, Rules, Scorecard
+from games.services import Player
+
+PASSWORD = "a-long-table-of-dice-42"
+DICE_SEED = 20250607
+HTMX = {"HX-Request": "true"}
+
+
+class ScriptedDice:
+    """A dice source that shows the faces it is given, in order: ``ScriptedDice("66612")``."""
+
+    def __init__(self, *faces: str) -> None:
+        self.faces: list[int] = []
+        self.load(*faces)
+
+    def load(self, *faces: str) -> ScriptedDice:
+        self.faces.extend(int(face) for face in "".join(faces))
+        return self
+
+    def randint(self, a: int, b: int) -> int:
+        assert (a, b) == (1, 6)
+        assert self.faces, "the server rolled more dice than the test scripted"
+        return self.faces.pop(0)
+
+
+def rolloff_won_by(starter: int, seats: int) -> ScriptedDice:
+    """Roll-off dice for ``seats`` players in which ``starter`` rolls highest at once."""
+    return ScriptedDice(*("66666" if seat == starter else "11111" for seat in range(seats)))
+
+
+def player_of(user: Any) -> Player:
+    return Player(name=user.get_username(), user_id=user.pk)
+
+
+def guest_player(name: str = "Gus", token: str | None = None) -> Player:
+    return Player(name=name, guest=token or secrets.token_urlsafe(12))
+
+
+def version_of(source: Game | HttpResponse) -> int:
+    """The table's current version: read from the database, or from a rendered page."""
+    if isinstance(source, Game):
+        return Game.objects.values_list("version", flat=True).get(pk=source.pk)
+    match = re.search(r'data-version="(\d+)"', source.content.decode())
+    assert match, "the page shows no board with a version"
+    return int(match.group(1))
+
+
+def snapshot(game: Game) -> dict[str, object]:
+    """Everything an action could change about a game: its row, its seats, its move log."""
+    row = Game.objects.filter(pk=game.pk).values().get()
+    return {
+        "game": row,
+        "seats": list(Seat.objects.filter(game_id=game.pk).order_by("position").values()),
+        "moves": list(Move.objects.filter(game_id=game.pk).order_by("version").values()),
+        "games": Game.objects.count(),
+    }
+
+
+def full_card(
+    rules: Rules | None = None, yahtzee_bonus_count: int = 0, **boxes: int
+) -> dict[str, object]:
+    """A scorecard dict with every box filled (0 unless given), as stored on a Seat."""
+    values = {c.value: boxes.get(c.value, 0) for c in Category}
+    return {"boxes": values, "yahtzee_bonus_count": yahtzee_bonus_count}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Accounts are made by the dozen here; the real hasher is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# -- dice ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
+    """The server's dice come from a seeded generator for this test."""
+    rng = random.Random(DICE_SEED)
+    monkeypatch.setattr(services, "dice_source", rng)
+    return rng
+
+
+@pytest.fixture
+def loaded_dice(monkeypatch: pytest.MonkeyPatch) -> ScriptedDice:
+    """The server's dice show exactly the faces the test loads: ``loaded_dice.load("66612")``."""
+    source = ScriptedDice()
+    monkeypatch.setattr(services, "dice_source", source)
+    return source
+
+
+# -- people -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    def make(username: str) -> Any:
+        return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user: Callable[..., Any]) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user: Callable[..., Any]) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user: Callable[..., Any]) -> Any:
+    return make_user("carol")
+
+
+@pytest.fixture
+def make_client(db: None) -> Callable[..., Client]:
+    """A browser: logged in as ``user``, or a guest whose session remembers ``guest``."""
+
+    def make(user: Any = None, guest: str | None = None) -> Client:
+        browser = Client()
+        if user is not None:
+            browser.force_login(user)
+        elif guest is not None:
+            session = browser.session
+            session["guest_name"] = guest
+            session["guest_token"] = secrets.token_urlsafe(12)
+            session.save()
+        return browser
+
+    return make
+
+
+@pytest.fixture
+def alice_client(make_client: Callable[..., Client], alice: Any) -> Client:
+    return make_client(alice)
+
+
+@pytest.fixture
+def bob_client(make_client: Callable[..., Client], bob: Any) -> Client:
+    return make_client(bob)
+
+
+@pytest.fixture
+def guest_client(make_client: Callable[..., Client]) -> Client:
+    return make_client(guest="Gus")
+
+
+def client_player(browser: Client) -> Player:
+    """The Player a browser acts as (its account, or its guest session)."""
+    user_id = browser.session.get("_auth_user_id")
+    if user_id is not None:
+        user = get_user_model().objects.get(pk=user_id)
+        return player_of(user)
+    return Player(name=browser.session["guest_name"], guest=browser.session["guest_token"])
+
+
+# -- games --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_game(db: None) -> Callable[..., Game]:
+    """A table hosted by the first player with the others seated; ``start=True`` plays the
+    roll-off so that ``starter`` begins (or any Player from a Client)."""
+
+    def make(
+        *players: Player | Client,
+        seats: int | None = None,
+        upper_first: bool = False,
+        public: bool = False,
+        start: bool = False,
+        starter: int = 0,
+    ) -> Game:
+        people = [p if isinstance(p, Player) else client_player(p) for p in players]
+        host, *others = people
+        game = services.game_create(
+            player=host,
+            seat_count=seats or len(people),
+            rules=Rules(upper_first=upper_first),
+            is_public=public,
+        )
+        for other in others:
+            services.game_join(code=game.code, player=other, version=version_of(game))
+        if start:
+            services.game_start(
+                code=game.code,
+                player=host,
+                version=version_of(game),
+                rng=rolloff_won_by(starter, len(people)),
+            )
+        game.refresh_from_db()
+        return game
+
+    return make
+
+
+@pytest.fixture
+def take_turn() -> Callable[..., Game]:
+    """One whole turn through the services: roll ``faces`` once, score ``category``."""
+
+    def take(game: Game, player: Player, faces: str, category: Category | str) -> Game:
+        services.turn_roll(
+            code=game.code, player=player, version=version_of(game), rng=ScriptedDice(faces)
+        )
+        services.turn_score(
+            code=game.code, player=player, version=version_of(game), category=Category(category)
+        )
+        game.refresh_from_db()
+        return game
+
+    return take
+
+
+def _jump_to_last_round(game: Game, faces_for: Callable[[int, int], str]) -> None:
+    """Play every turn before the last round in the engine alone and store the result, as
+    if those turns had been played (without their Move log): a whole game through the
+    services costs a test dozens of transactions."""
+    seats = list(game.seats.order_by("position"))
+    state = game.engine_state(seats)
+    last_round_starts = (engine.ROUNDS - 1) * state.seat_count
+    while state.turn_number < last_round_starts:
+        seat = state.current_seat
+        state = engine.apply(
+            state, engine.Roll(seat), ScriptedDice(faces_for(seat, state.turn_number))
+        )
+        seats[seat].yahtzees += int(len(set(state.dice)) == 1)
+        state = engine.apply(state, engine.Score(seat, state.cards[seat].open_boxes[0]))
+    for seat, card in zip(seats, state.cards, strict=True):
+        seat.scorecard, seat.total = card.to_dict(), card.total
+        seat.save(update_fields=["scorecard", "total", "yahtzees"])
+    game.store_turn(state)
+    game.save()
+
+
+@pytest.fixture
+def play_out() -> Callable[..., Game]:
+    """Finish a started game: each player rolls ``faces_for(seat, turn)`` once a turn and
+    scores the first open box in printed order. The last round (or, with ``whole=True``,
+    every turn) goes through the services; earlier turns are played in the engine."""
+
+    def play(
+        game: Game,
+        players: Iterable[Player],
+        faces_for: Callable[[int, int], str] = lambda seat, turn: "12345",
+        whole: bool = False,
+    ) -> Game:
+        by_position = list(players)
+        if not whole:
+            game.refresh_from_db()
+            _jump_to_last_round(game, faces_for)
+        while True:
+            game.refresh_from_db()
+            if game.status == Game.Status.FINISHED:
+                return game
+            seats = list(game.seats.order_by("position"))
+            state = game.engine_state(seats)
+            seat = state.current_seat
+            player = by_position[seat]
+            services.turn_roll(
+                code=game.code,
+                player=player,
+                version=game.version,
+                rng=ScriptedDice(faces_for(seat, state.turn_number)),
+            )
+            category = state.cards[seat].open_boxes[0]
+            services.turn_score(
+                code=game.code, player=player, version=version_of(game), category=category
+            )
+
+    return play
+
+
+@pytest.fixture
+def finished_game(db: None) -> Callable[..., Game]:
+    """A finished game stored directly: ``finished_game((user_or_guest_name, card), ...)``.
+
+    Places follow the engine's ranking (equal totals share a place)."""
+
+    def make(
+        *entries: tuple[Any, dict[str, object]], yahtzees: int = 0, finished_at: Any = None
+    ) -> Game:
+        finished_at = finished_at or timezone.now()
+        first = entries[0][0]
+        game = Game.objects.create(
+            seat_count=len(entries),
+            status=Game.Status.FINISHED,
+            host_user=first if not isinstance(first, str) else None,
+            host_guest=first if isinstance(first, str) else "",
+            rolloff=[[[i, [3, 3, 3, 3, 3]] for i in range(len(entries))]],
+            starter=0,
+            turn_number=13 * len(entries),
+            started_at=finished_at,
+            finished_at=finished_at,
+        )
+        totals = [Scorecard.from_dict(card).total for _, card in entries]
+        for position, (who, card) in enumerate(entries):
+            guest = isinstance(who, str)
+            Seat.objects.create(
+                game=game,
+                position=position,
+                user=None if guest else who,
+                guest=who if guest else "",
+                name=who if guest else who.get_username(),
+                scorecard=card,
+                total=totals[position],
+                yahtzees=yahtzees,
+                place=1 + sum(t > totals[position] for t in totals),
+            )
+        return game
+
+    return make

@@ -1,0 +1,856 @@
+"""Every write to a game: create, join, leave, start, roll, keep, score, rematch.
+
+Each service runs in one transaction, checks the version the action was made against,
+lets the engine decide, saves, logs the move, and announces the new version on commit.
+A refused action raises a GameError and changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+
+import pytest
+
+from games import engine, rules, services
+from games.engine import GameState, Keep, Roll, RollOffRound, Score
+from games.models import CODE_ALPHABET, Game, Move, Seat
+from games.rules import Category, Rules, Scorecard
+from games.services import GameError, GameNotFound, NotAllowed, Player, StaleAction
+from tests.conftest import (
+    DICE_SEED,
+    ScriptedDice,
+    guest_player,
+    player_of,
+    snapshot,
+    version_of,
+)
+
+pytestmark = pytest.mark.django_db
+
+C = Category
+
+
+@pytest.fixture
+def ann(alice):
+    return player_of(alice)
+
+
+@pytest.fixture
+def ben(bob):
+    return player_of(bob)
+
+
+@pytest.fixture
+def cat(carol):
+    return player_of(carol)
+
+
+@pytest.fixture
+def duel(make_game, ann, ben):
+    """Alice and Bob at a started table; Alice won the roll-off."""
+    return make_game(ann, ben, start=True, starter=0)
+
+
+def roll(game: Game, player: Player, faces: str, version: int | None = None) -> Game:
+    return services.turn_roll(
+        code=game.code,
+        player=player,
+        version=version_of(game) if version is None else version,
+        rng=ScriptedDice(faces),
+    )
+
+
+def keep(game: Game, player: Player, held: str, version: int | None = None) -> Game:
+    return services.turn_keep(
+        code=game.code,
+        player=player,
+        version=version_of(game) if version is None else version,
+        held=tuple(ch == "1" for ch in held),
+    )
+
+
+def score(game: Game, player: Player, category: str, version: int | None = None) -> Game:
+    return services.turn_score(
+        code=game.code,
+        player=player,
+        version=version_of(game) if version is None else version,
+        category=Category(category),
+    )
+
+
+def attempt(act: str, game: Game, player: Player) -> Game:
+    """Try one kind of turn action with ordinary arguments."""
+    if act == "roll":
+        return roll(game, player, "12345")
+    if act == "keep":
+        return keep(game, player, "10000")
+    return score(game, player, "chance")
+
+
+def card_of(game: Game, position: int) -> Scorecard:
+    seat = Seat.objects.get(game=game, position=position)
+    return Scorecard.from_dict(seat.scorecard, game.rules)
+
+
+# -- dice -------------------------------------------------------------------------------
+
+
+def test_dice_come_from_the_operating_systems_generator_by_default():
+    assert isinstance(services.dice_source, secrets.SystemRandom)
+
+
+def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):
+    same = random.Random(DICE_SEED)
+    expected = "".join(str(same.randint(1, 6)) for _ in range(5))
+
+    services.turn_roll(code=duel.code, player=ann, version=version_of(duel))
+
+    duel.refresh_from_db()
+    assert duel.dice == expected
+
+
+# -- create -------------------------------------------------------------------------------
+
+
+def test_creator_sits_in_seat_zero_and_hosts_a_table_in_its_lobby(ann):
+    game = services.game_create(player=ann, seat_count=3)
+
+    seat = game.seats.get()
+    assert (seat.position, seat.user_id, seat.name) == (0, ann.user_id, "alice")
+    assert game.host_user_id == ann.user_id
+    assert (game.status, game.seat_count, game.version) == (Game.Status.LOBBY, 3, 1)
+    assert ann.hosts(game)
+
+
+def test_guest_creates_a_table_under_their_display_name():
+    gus = guest_player("Gus")
+
+    game = services.game_create(player=gus, seat_count=2)
+
+    seat = game.seats.get()
+    assert (seat.user_id, seat.guest, seat.name) == (None, gus.guest, "Gus")
+    assert (game.host_user_id, game.host_guest) == (None, gus.guest)
+
+
+def test_table_options_are_stored(ann):
+    game = services.game_create(
+        player=ann, seat_count=2, rules=Rules(upper_first=True), is_public=True
+    )
+
+    game.refresh_from_db()
+    assert game.upper_first is True
+    assert game.is_public is True
+    assert game.rules == Rules(upper_first=True)
+
+
+def test_game_code_is_long_and_drawn_from_an_unambiguous_alphabet(ann):
+    codes = {services.game_create(player=ann, seat_count=1).code for _ in range(20)}
+
+    assert len(codes) == 20
+    for code in codes:
+        assert len(code) >= 8
+        assert set(code) <= set(CODE_ALPHABET)
+        assert not set(code) & set("01oli")
+
+
+@pytest.mark.parametrize("seat_count", [1, 8])
+def test_a_table_may_have_one_to_eight_seats(ann, seat_count):
+    assert services.game_create(player=ann, seat_count=seat_count).seat_count == seat_count
+
+
+@pytest.mark.parametrize("seat_count", [0, 9, -1])
+def test_a_table_outside_one_to_eight_seats_is_refused(ann, seat_count):
+    with pytest.raises(GameError, match="1 to 8 seats"):
+        services.game_create(player=ann, seat_count=seat_count)
+    assert Game.objects.count() == 0
+
+
+def test_nobody_without_account_or_guest_name_cannot_create():
+    with pytest.raises(NotAllowed):
+        services.game_create(player=Player(name=""), seat_count=2)
+    assert Game.objects.count() == 0
+
+
+def test_guest_with_a_blank_name_cannot_sit_and_no_table_is_left_behind():
+    with pytest.raises(GameError, match="display name"):
+        services.game_create(player=Player(name="   ", guest="token"), seat_count=2)
+    assert Game.objects.count() == 0
+
+
+def test_display_names_are_tidied_and_shortened():
+    game = services.game_create(player=guest_player("  Gus   the\tBus  "), seat_count=2)
+    long = services.game_create(player=guest_player("x" * 60), seat_count=2)
+
+    assert game.seats.get().name == "Gus the Bus"
+    assert long.seats.get().name == "x" * 40
+
+
+# -- join and leave -------------------------------------------------------------------------
+
+
+def test_joining_takes_the_first_free_seat_and_bumps_the_version(make_game, ann, ben, cat):
+    game = make_game(ann, seats=3)
+
+    seat = services.game_join(code=game.code, player=ben, version=1)
+    services.game_join(code=game.code, player=cat, version=2)
+
+    assert (seat.position, seat.user_id) == (1, ben.user_id)
+    assert [s.name for s in game.seats.order_by("position")] == ["alice", "bob", "carol"]
+    assert version_of(game) == 3
+
+
+def test_joining_twice_changes_nothing(make_game, ann, ben):
+    game = make_game(ann, ben, seats=3)
+    before = snapshot(game)
+
+    seat = services.game_join(code=game.code, player=ben, version=1)
+
+    assert seat.position == 1
+    assert snapshot(game) == before
+
+
+def test_stale_join_is_refused_and_changes_nothing(make_game, ann, ben, cat):
+    game = make_game(ann, ben, seats=3)  # now at version 2
+    before = snapshot(game)
+
+    with pytest.raises(StaleAction):
+        services.game_join(code=game.code, player=cat, version=1)
+    assert snapshot(game) == before
+
+
+def test_a_full_table_refuses_another_player(make_game, ann, ben, cat):
+    game = make_game(ann, ben)
+    before = snapshot(game)
+
+    with pytest.raises(GameError, match="Every seat"):
+        services.game_join(code=game.code, player=cat, version=version_of(game))
+    assert snapshot(game) == before
+
+
+def test_a_started_game_takes_no_new_players(make_game, ann, ben, cat):
+    game = make_game(ann, ben, seats=3, start=True)
+    before = snapshot(game)
+
+    with pytest.raises(GameError, match="already started"):
+        services.game_join(code=game.code, player=cat, version=version_of(game))
+    assert snapshot(game) == before
+
+
+def test_an_anonymous_visitor_cannot_take_a_seat(make_game, ann):
+    game = make_game(ann, seats=2)
+
+    with pytest.raises(NotAllowed):
+        services.game_join(code=game.code, player=Player(name=""), version=1)
+    assert game.seats.count() == 1
+
+
+def test_joining_an_unknown_game_is_not_found(ann):
+    with pytest.raises(GameNotFound):
+        services.game_join(code="nosuchgame", player=ann, version=1)
+
+
+def test_two_guests_with_the_same_name_get_their_own_seats(make_game, ann):
+    game = make_game(ann, seats=3)
+    first, second = guest_player("Gus"), guest_player("Gus")
+
+    services.game_join(code=game.code, player=first, version=1)
+    services.game_join(code=game.code, player=second, version=2)
+
+    guests = list(game.seats.filter(user=None).order_by("position"))
+    assert [s.guest for s in guests] == [first.guest, second.guest]
+    assert first.owns(guests[0]) and not first.owns(guests[1])
+
+
+def test_leaving_frees_the_seat_and_closes_the_gap(make_game, ann, ben, cat):
+    game = make_game(ann, ben, cat)
+
+    services.game_leave(code=game.code, player=ben, version=version_of(game))
+
+    seats = list(game.seats.order_by("position"))
+    assert [(s.position, s.name) for s in seats] == [(0, "alice"), (1, "carol")]
+    assert version_of(game) == 4
+
+
+def test_the_host_keeps_their_seat(make_game, ann, ben):
+    game = make_game(ann, ben)
+    before = snapshot(game)
+
+    with pytest.raises(GameError, match="host keeps"):
+        services.game_leave(code=game.code, player=ann, version=version_of(game))
+    assert snapshot(game) == before
+
+
+def test_seats_cannot_be_left_once_the_game_has_started(make_game, ann, ben):
+    game = make_game(ann, ben, start=True)
+    before = snapshot(game)
+
+    with pytest.raises(GameError, match="seats can no longer be left"):
+        services.game_leave(code=game.code, player=ben, version=version_of(game))
+    assert snapshot(game) == before
+
+
+def test_leaving_without_a_seat_is_not_allowed(make_game, ann, cat):
+    game = make_game(ann, seats=2)
+
+    with pytest.raises(NotAllowed):
+        services.game_leave(code=game.code, player=cat, version=1)
+
+
+# -- start -------------------------------------------------------------------------------
+
+
+def test_host_starts_with_fewer_players_than_seats(make_game, ann, ben):
+    game = make_game(ann, ben, seats=4)
+
+    services.game_start(
+        code=game.code, player=ann, version=version_of(game), rng=ScriptedDice("66666", "11111")
+    )
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    assert game.seat_count == 2
+    assert game.started_at is not None
+    assert (game.turn_number, game.dice, game.rolls_left) == (0, "", 3)
+
+
+def test_a_solo_table_can_start(make_game, ann):
+    game = make_game(ann, seats=3)
+
+    services.game_start(code=game.code, player=ann, version=1, rng=ScriptedDice("12345"))
+
+    game.refresh_from_db()
+    assert (game.status, game.seat_count, game.starter) == (Game.Status.PLAYING, 1, 0)
+
+
+def test_highest_rolloff_total_starts_and_the_rolloff_is_kept(make_game, ann, ben, cat):
+    game = make_game(ann, ben, cat)
+
+    services.game_start(
+        code=game.code,
+        player=ann,
+        version=version_of(game),
+        rng=ScriptedDice("12345", "66651", "22222"),
+    )
+
+    game.refresh_from_db()
+    assert game.starter == 1
+    assert game.rolloff == [[[0, [1, 2, 3, 4, 5]], [1, [6, 6, 6, 5, 1]], [2, [2, 2, 2, 2, 2]]]]
+    start = game.moves.get()
+    assert (start.kind, start.seat, start.version) == (Move.Kind.START, 1, game.version)
+
+
+def test_tied_rolloff_leaders_roll_again(make_game, ann, ben, cat):
+    game = make_game(ann, ben, cat)
+
+    services.game_start(
+        code=game.code,
+        player=ann,
+        version=version_of(game),
+        rng=ScriptedDice("66665", "66566", "11111", "11112", "33333"),
+    )
+
+    game.refresh_from_db()
+    assert [[seat for seat, _ in round_] for round_ in game.rolloff] == [[0, 1, 2], [0, 1]]
+    assert game.starter == 1
+
+
+def test_only_the_host_can_start(make_game, ann, ben):
+    game = make_game(ann, ben)
+    before = snapshot(game)
+
+    with pytest.raises(NotAllowed, match="Only the host"):
+        services.game_start(code=game.code, player=ben, version=version_of(game))
+    assert snapshot(game) == before
+
+
+def test_stale_start_changes_nothing(make_game, ann, ben):
+    game = make_game(ann, ben)
+    before = snapshot(game)
+
+    with pytest.raises(StaleAction):
+        services.game_start(code=game.code, player=ann, version=1, rng=ScriptedDice())
+    assert snapshot(game) == before
+
+
+def test_a_started_game_cannot_start_again(duel, ann):
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="already started"):
+        services.game_start(code=duel.code, player=ann, version=version_of(duel))
+    assert snapshot(duel) == before
+
+
+def test_a_guest_host_can_start(make_game, ben):
+    gus = guest_player("Gus")
+    game = make_game(gus, ben)
+
+    services.game_start(
+        code=game.code, player=gus, version=version_of(game), rng=ScriptedDice("66666", "11111")
+    )
+
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+# -- announcements ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def heard(monkeypatch):
+    """The versions announced to the live layer, in order."""
+    versions: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        services, "_listeners", [lambda snap: versions.append((snap.game.code, snap.game.version))]
+    )
+    return versions
+
+
+def test_each_change_is_announced_once_after_commit(
+    duel, ann, heard, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        roll(duel, ann, "12345")
+
+    assert len(callbacks) == 1
+    assert heard == [(duel.code, version_of(duel))]
+
+
+def test_a_refused_action_announces_nothing(duel, ben, heard, django_capture_on_commit_callbacks):
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(NotAllowed),
+    ):
+        roll(duel, ben, "12345")
+
+    assert callbacks == []
+    assert heard == []
+
+
+# -- a turn: roll, keep, score ------------------------------------------------------------------
+
+
+def test_a_roll_shows_five_dice_and_uses_one_of_three_rolls(duel, ann):
+    roll(duel, ann, "31456")
+
+    duel.refresh_from_db()
+    assert (duel.dice, duel.held, duel.rolls_left) == ("31456", "00000", 2)
+
+
+def test_each_roll_is_logged_with_who_when_and_version(duel, ann, alice):
+    roll(duel, ann, "31456")
+
+    move = duel.moves.get(kind=Move.Kind.ROLL)
+    assert (move.seat, move.user_id, move.turn_number) == (0, alice.pk, 0)
+    assert (move.dice, move.held) == ("31456", "00000")
+    assert move.version == version_of(duel)
+    assert move.created_at is not None
+
+
+def test_kept_dice_stay_on_the_table_when_rolling_again(duel, ann):
+    roll(duel, ann, "12345")
+    keep(duel, ann, "10100")
+    roll(duel, ann, "666")
+
+    duel.refresh_from_db()
+    assert (duel.dice, duel.held, duel.rolls_left) == ("16366", "10100", 1)
+    keep_move = duel.moves.get(kind=Move.Kind.KEEP)
+    assert (keep_move.dice, keep_move.held) == ("12345", "10100")
+
+
+def test_keeping_does_not_use_a_roll(duel, ann):
+    roll(duel, ann, "12345")
+    keep(duel, ann, "11000")
+    keep(duel, ann, "00011")
+
+    duel.refresh_from_db()
+    assert (duel.held, duel.rolls_left) == ("00011", 2)
+
+
+def test_scoring_fills_the_box_and_passes_the_turn(duel, ann):
+    roll(duel, ann, "22333")
+    score(duel, ann, "full_house")
+
+    duel.refresh_from_db()
+    assert card_of(duel, 0)[C.FULL_HOUSE] == 25
+    assert Seat.objects.get(game=duel, position=0).total == 25
+    assert (duel.turn_number, duel.dice, duel.held, duel.rolls_left) == (1, "", "00000", 3)
+    assert duel.engine_state(list(duel.seats.all())).current_seat == 1
+    move = duel.moves.get(kind=Move.Kind.SCORE)
+    assert (move.seat, move.category, move.points, move.dice) == (0, "full_house", 25, "22333")
+
+
+def test_holds_do_not_carry_into_the_next_turn(duel, ann, ben):
+    roll(duel, ann, "12345")
+    keep(duel, ann, "11111")
+    score(duel, ann, "chance")
+
+    roll(duel, ben, "66666")
+
+    duel.refresh_from_db()
+    assert (duel.dice, duel.held) == ("66666", "00000")
+
+
+def test_keeping_before_rolling_is_refused(duel, ann):
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="Roll the dice before keeping"):
+        keep(duel, ann, "10000")
+    assert snapshot(duel) == before
+
+
+def test_scoring_before_rolling_is_refused(duel, ann):
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="Roll the dice before choosing"):
+        score(duel, ann, "chance")
+    assert snapshot(duel) == before
+
+
+def test_a_fourth_roll_is_refused(duel, ann):
+    for faces in ("12345", "12345", "12345"):
+        roll(duel, ann, faces)
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="No rolls left"):
+        roll(duel, ann, "12345")
+    assert snapshot(duel) == before
+
+
+def test_keeping_after_the_third_roll_is_refused(duel, ann):
+    for faces in ("12345", "12345", "12345"):
+        roll(duel, ann, faces)
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="No rolls left"):
+        keep(duel, ann, "11000")
+    assert snapshot(duel) == before
+
+
+def test_a_filled_box_is_refused(make_game, ann, take_turn):
+    game = make_game(ann, start=True)
+    take_turn(game, ann, "22333", "full_house")
+    roll(game, ann, "44555")
+    before = snapshot(game)
+
+    with pytest.raises(GameError, match="Full House box is already filled"):
+        score(game, ann, "full_house")
+    assert snapshot(game) == before
+
+
+def test_upper_first_refuses_a_lower_box_until_the_upper_section_is_full(make_game, ann):
+    game = make_game(ann, upper_first=True, start=True)
+    roll(game, ann, "22333")
+
+    with pytest.raises(GameError, match="Fill all six upper boxes"):
+        score(game, ann, "full_house")
+    score(game, ann, "threes")
+    assert card_of(game, 0)[C.THREES] == 9
+
+
+def test_yahtzee_then_an_extra_yahtzee_earns_the_bonus_by_the_joker_rule(make_game, ann, take_turn):
+    game = make_game(ann, start=True)
+    take_turn(game, ann, "66666", "yahtzee")
+    roll(game, ann, "66666")
+
+    with pytest.raises(GameError, match="must go in the Sixes box"):
+        score(game, ann, "chance")
+    score(game, ann, "sixes")
+
+    card = card_of(game, 0)
+    assert (card[C.YAHTZEE], card[C.SIXES], card.yahtzee_bonus_count) == (50, 30, 1)
+    seat = Seat.objects.get(game=game)
+    assert (seat.total, seat.yahtzees) == (180, 2)
+
+
+# -- versions and who may act --------------------------------------------------------------------
+
+
+def test_stale_roll_changes_nothing(duel, ann):
+    old = version_of(duel)
+    roll(duel, ann, "12345")
+    before = snapshot(duel)
+
+    with pytest.raises(StaleAction, match="nothing changed"):
+        roll(duel, ann, "66666", version=old)
+    assert snapshot(duel) == before
+
+
+def test_the_same_roll_sent_twice_rolls_once(duel, ann):
+    version = version_of(duel)
+    roll(duel, ann, "12345", version=version)
+
+    with pytest.raises(StaleAction):
+        roll(duel, ann, "66666", version=version)
+
+    assert duel.moves.filter(kind=Move.Kind.ROLL).count() == 1
+    assert Game.objects.get(pk=duel.pk).dice == "12345"
+
+
+@pytest.mark.parametrize("act", ["keep", "score"])
+def test_stale_keep_or_score_changes_nothing(duel, ann, act):
+    roll(duel, ann, "22333")
+    old = version_of(duel)
+    keep(duel, ann, "11000")
+    before = snapshot(duel)
+
+    with pytest.raises(StaleAction):
+        if act == "keep":
+            keep(duel, ann, "00111", version=old)
+        else:
+            score(duel, ann, "full_house", version=old)
+    assert snapshot(duel) == before
+
+
+def test_a_missing_version_is_stale(duel, ann):
+    before = snapshot(duel)
+
+    with pytest.raises(StaleAction):
+        services.turn_roll(code=duel.code, player=ann, version=None, rng=ScriptedDice())
+    assert snapshot(duel) == before
+
+
+@pytest.mark.parametrize("act", ["roll", "keep", "score"])
+def test_a_player_out_of_turn_is_not_allowed(duel, ann, ben, act):
+    roll(duel, ann, "22333")
+    before = snapshot(duel)
+
+    with pytest.raises(NotAllowed, match="It is alice's turn, not yours"):
+        attempt(act, duel, ben)
+    assert snapshot(duel) == before
+
+
+@pytest.mark.parametrize("watcher", ["carol", "anonymous", "guest"])
+def test_a_watcher_cannot_play(duel, cat, watcher):
+    player = {"carol": cat, "anonymous": Player(name=""), "guest": guest_player("Gus")}[watcher]
+    before = snapshot(duel)
+
+    with pytest.raises(NotAllowed, match="watching"):
+        roll(duel, player, "12345")
+    assert snapshot(duel) == before
+
+
+def test_a_guests_seat_belongs_to_their_session_token(make_game, ann):
+    gus = guest_player("Gus")
+    impostor = Player(name="Gus", guest="another-session")
+    game = make_game(gus, ann, start=True, starter=0)
+
+    with pytest.raises(NotAllowed):
+        roll(game, impostor, "12345")
+    roll(game, gus, "12345")
+
+    move = game.moves.get(kind=Move.Kind.ROLL)
+    assert (move.seat, move.user_id) == (0, None)
+
+
+def test_an_account_holder_never_owns_a_guest_seat_with_the_same_token(make_game, ann):
+    gus = guest_player("Gus")
+    game = make_game(gus, start=True)
+    seat = game.seats.get()
+
+    assert not Player(name="Gus", user_id=ann.user_id, guest=gus.guest).owns(seat)
+
+
+def test_playing_in_the_lobby_is_refused(make_game, ann, ben):
+    game = make_game(ann, ben)
+
+    with pytest.raises(GameError, match="not started"):
+        roll(game, ann, "12345")
+
+
+# -- the end -----------------------------------------------------------------------------------
+
+
+def test_the_last_box_finishes_the_game_with_a_ranking(duel, ann, ben, play_out):
+    play_out(duel, [ann, ben], lambda seat, turn: "12345" if seat == 0 else "11112", whole=True)
+
+    duel.refresh_from_db()
+    assert duel.status == Game.Status.FINISHED
+    assert duel.finished_at is not None
+    assert duel.turn_number == 26
+    seats = list(duel.seats.order_by("position"))
+    assert [(s.total, s.place) for s in seats] == [(100, 1), (24, 2)]
+    assert all(Scorecard.from_dict(s.scorecard).is_complete for s in seats)
+    assert duel.moves.filter(kind=Move.Kind.SCORE).count() == 26
+
+
+def test_equal_totals_share_a_place_and_the_next_place_is_skipped(
+    make_game, ann, ben, cat, play_out
+):
+    game = make_game(ann, ben, cat, start=True, starter=2)
+
+    play_out(game, [ann, ben, cat], lambda seat, turn: "11112" if seat == 2 else "12345")
+
+    places = list(game.seats.order_by("position").values_list("total", "place"))
+    assert places == [(100, 1), (100, 1), (24, 3)]
+
+
+@pytest.mark.parametrize("act", ["roll", "keep", "score"])
+def test_acting_in_a_finished_game_is_refused(duel, ann, ben, play_out, act):
+    play_out(duel, [ann, ben])
+    before = snapshot(duel)
+
+    with pytest.raises(GameError, match="over"):
+        attempt(act, duel, ann)
+    assert snapshot(duel) == before
+
+
+def test_the_last_score_sent_twice_is_stale(duel, ann, ben, play_out):
+    play_out(duel, [ann, ben])
+    last = duel.moves.order_by("-version").first()
+    player = [ann, ben][last.seat]
+    before = snapshot(duel)
+
+    with pytest.raises(StaleAction):
+        score(duel, player, last.category, version=last.version - 1)
+    assert snapshot(duel) == before
+
+
+# -- rematch --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished_duel(make_game, ann, play_out):
+    gus = guest_player("Gus")
+    game = make_game(ann, gus, upper_first=True, start=True)
+    play_out(game, [ann, gus])
+    return game, gus
+
+
+def test_rematch_opens_a_new_lobby_with_the_same_players_in_the_same_order(finished_duel, ann):
+    game, gus = finished_duel
+
+    new = services.game_rematch(code=game.code, player=gus)
+
+    assert new.rematch_of_id == game.pk
+    assert new.status == Game.Status.LOBBY
+    assert new.upper_first is True
+    seats = list(new.seats.order_by("position"))
+    assert [(s.position, s.user_id, s.guest, s.name) for s in seats] == [
+        (0, ann.user_id, "", "alice"),
+        (1, None, gus.guest, "Gus"),
+    ]
+    assert all(s.scorecard == {} and s.total == 0 and s.place is None for s in seats)
+    assert gus.hosts(new)
+
+
+def test_a_second_rematch_request_goes_to_the_same_rematch(finished_duel, ann):
+    game, gus = finished_duel
+    first = services.game_rematch(code=game.code, player=gus)
+
+    second = services.game_rematch(code=game.code, player=ann)
+
+    assert second.pk == first.pk
+    assert Game.objects.filter(rematch_of=game).count() == 1
+
+
+def test_a_rematch_bumps_the_finished_games_version(finished_duel):
+    game, gus = finished_duel
+    version = version_of(game)
+
+    services.game_rematch(code=game.code, player=gus)
+
+    assert version_of(game) == version + 1
+
+
+def test_the_rematch_host_can_start_it(finished_duel):
+    game, gus = finished_duel
+    new = services.game_rematch(code=game.code, player=gus)
+
+    services.game_start(
+        code=new.code, player=gus, version=new.version, rng=ScriptedDice("66666", "11111")
+    )
+
+    assert Game.objects.get(pk=new.pk).status == Game.Status.PLAYING
+
+
+def test_a_rematch_before_the_end_is_refused(duel, ann):
+    with pytest.raises(GameError, match="once the game is over"):
+        services.game_rematch(code=duel.code, player=ann)
+    assert Game.objects.count() == 1
+
+
+def test_only_the_players_can_open_a_rematch(finished_duel, cat):
+    game, _ = finished_duel
+    before = snapshot(game)
+
+    with pytest.raises(NotAllowed):
+        services.game_rematch(code=game.code, player=cat)
+    assert snapshot(game) == before
+
+
+# -- the move log replays the game -------------------------------------------------------
+
+
+def play_with_keeps(game: Game, players: list[Player], choices: random.Random) -> None:
+    """Play a started game to the end through the services, keeping and re-rolling at random
+    and scoring a random legal box; the dice come from services.dice_source."""
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            return
+        player = players[game.engine_state(list(game.seats.all())).current_seat]
+        services.turn_roll(code=game.code, player=player, version=game.version)
+        for _ in range(choices.randint(0, 2)):
+            held = tuple(choices.random() < 0.5 for _ in range(5))
+            services.turn_keep(code=game.code, player=player, version=version_of(game), held=held)
+            services.turn_roll(code=game.code, player=player, version=version_of(game))
+        game.refresh_from_db()
+        state = game.engine_state(list(game.seats.all()))
+        allowed = rules.options(state.cards[state.current_seat], state.dice)
+        category = choices.choice(sorted(allowed, key=lambda c: c.value))
+        services.turn_score(code=game.code, player=player, version=game.version, category=category)
+
+
+def replay(game: Game) -> GameState:
+    """Rebuild a game from its roll-off and Move log through the engine alone."""
+    rolloff = tuple(
+        RollOffRound(tuple((int(seat), tuple(d)) for seat, d in round_)) for round_ in game.rolloff
+    )
+    state = GameState(
+        rules=game.rules,
+        cards=tuple(Scorecard(rules=game.rules) for _ in range(game.seat_count)),
+        rolloff=rolloff,
+        starter=rolloff[-1].leaders[0],
+    )
+    moves = list(game.moves.order_by("version"))
+    assert moves[0].kind == Move.Kind.START
+    assert moves[0].seat == state.starter
+    users = dict(game.seats.values_list("position", "user_id"))
+    for previous, move in itertools.pairwise(moves):
+        assert move.version == previous.version + 1
+        assert (move.seat, move.turn_number) == (state.current_seat, state.turn_number)
+        assert move.user_id == users[move.seat]
+        if move.kind == Move.Kind.ROLL:
+            assert move.held == "".join("1" if h else "0" for h in state.held)
+            fresh = "".join(d for d, h in zip(move.dice, state.held, strict=True) if not h)
+            state = engine.apply(state, Roll(move.seat), ScriptedDice(fresh))
+            assert "".join(map(str, state.dice)) == move.dice
+        elif move.kind == Move.Kind.KEEP:
+            assert "".join(map(str, state.dice)) == move.dice
+            state = engine.apply(state, Keep(move.seat, tuple(h == "1" for h in move.held)))
+        else:
+            assert move.kind == Move.Kind.SCORE
+            assert "".join(map(str, state.dice)) == move.dice
+            category = Category(move.category)
+            state = engine.apply(state, Score(move.seat, category))
+            assert state.cards[move.seat][category] == move.points
+    assert moves[-1].version == game.version
+    return state
+
+
+def test_the_move_log_replays_through_the_engine_to_the_same_final_cards(dice, make_game, ann, ben):
+    gus = guest_player("Gus")
+    game = make_game(ann, gus, ben, start=True, starter=1)
+
+    play_with_keeps(game, [ann, gus, ben], random.Random(7))
+
+    game.refresh_from_db()
+    assert game.moves.filter(kind=Move.Kind.KEEP).exists()
+    state = replay(game)
+    assert state.is_finished
+    seats = list(game.seats.order_by("position"))
+    assert [card.to_dict() for card in state.cards] == [s.scorecard for s in seats]
+    assert {st.seat: (st.place, st.total) for st in state.ranking()} == {
+        s.position: (s.place, s.total) for s in seats
+    }
