@@ -339,7 +339,7 @@ def user_history(username: str) -> History | None:
     seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
     stats = seats.aggregate(
         played=Count("id"),
-        wins=Count("id", filter=Q(place=1)),
+        wins=Count("id", filter=Q(place=1, game__seat_count__gt=1)),  # a solo game is no win
         average=Avg("total"),
         best=Max("total"),
     )
@@ -350,7 +350,13 @@ def user_history(username: str) -> History | None:
         bonuses += card.upper_bonus > 0
         yahtzees += seat.yahtzees
         entries.append(
-            HistoryEntry(seat.game, seat.total, seat.place, seat.players, seat.place == 1)
+            HistoryEntry(
+                seat.game,
+                seat.total,
+                seat.place,
+                seat.players,
+                seat.place == 1 and seat.players > 1,
+            )
         )
     played = stats["played"]
     return History(

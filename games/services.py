@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import engine
@@ -369,3 +370,24 @@ def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | N
 
 def presence_close(*, channel_name: str) -> None:
     Connection.objects.filter(channel_name=channel_name).delete()
+
+
+@transaction.atomic
+def guest_seats_claim(*, guest: str, user_id: int) -> int:
+    """A guest who signs up or logs in keeps the seats (and tables) they had as a guest."""
+    if not guest:
+        return 0
+    claimed = 0
+    seated = Seat.objects.filter(guest=guest, user__isnull=True).values_list("game_id")
+    games = Game.objects.select_for_update().filter(Q(id__in=seated) | Q(host_guest=guest))
+    for game in games.order_by("id"):
+        for seat in game.seats.filter(guest=guest, user__isnull=True):
+            if game.seats.filter(user_id=user_id).exists():
+                continue  # already seated here with the account: keep the account's seat
+            seat.user_id, seat.guest = user_id, ""
+            seat.save(update_fields=["user", "guest"])
+            claimed += 1
+        if game.host_guest == guest and game.host_user_id is None:
+            game.host_user_id, game.host_guest = user_id, ""
+        _bump(game, "host_user", "host_guest")
+    return claimed

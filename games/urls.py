@@ -17,6 +17,6 @@ urlpatterns = [
     path("g/<str:code>/rematch/", views.game_rematch, name="game_rematch"),
     path("u/<str:username>/", views.history, name="history"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -253,13 +255,25 @@ def history(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "games/history.html", {"h": data})
 
 
+class LoginView(auth_views.LoginView):
+    """Django's login, and a guest who logs in keeps the seats they took as a guest."""
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        guest = self.request.session.get("guest_token", "")
+        response = super().form_valid(form)
+        services.guest_seats_claim(guest=guest, user_id=form.get_user().pk)
+        return response
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
+            guest = request.session.get("guest_token", "")
             login(request, user)
+            services.guest_seats_claim(guest=guest, user_id=user.pk)
             messages.success(request, f"Welcome, {user.username}! Your games now count.")
             next_url = request.POST.get("next", "")
             if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):

@@ -386,3 +386,13 @@ def test_game_moves_come_in_version_order(duel, ann):
 
     assert [m.kind for m in moves] == [Move.Kind.START, Move.Kind.ROLL, Move.Kind.KEEP]
     assert [m.version for m in moves] == sorted(m.version for m in moves)
+
+
+def test_a_solo_game_counts_as_played_but_not_as_a_win(alice, bob, finished_game):
+    finished_game((alice, full_card(chance=30)))
+    finished_game((alice, full_card(chance=20)), (bob, full_card(chance=10)))
+
+    history = selectors.user_history("alice")
+
+    assert (history.games_played, history.wins) == (2, 1)
+    assert [e.won for e in history.entries] == [True, False]

@@ -19,6 +19,7 @@ from games.rules import Category
 from tests.conftest import (
     HTMX,
     PASSWORD,
+    client_player,
     full_card,
     guest_player,
     player_of,
@@ -1173,3 +1174,39 @@ def test_two_players_sign_up_and_play_a_whole_game_to_the_final_ranking(dice):
         assert stat(history, "Yahtzees rolled") == str(yahtzees)
         assert f'href="{url(code)}"' in text(history)
         assert "<svg" in text(history)
+
+
+def test_a_guest_who_signs_up_mid_game_keeps_their_seat(make_game, alice, guest_client, dice):
+    guest = client_player(guest_client)
+    game = make_game(player_of(alice), guest, start=True, starter=1)
+
+    response = guest_client.post(
+        "/accounts/signup/",
+        {
+            "username": "gus",
+            "password1": "a long enough password",
+            "password2": "a long enough password",
+        },
+    )
+
+    assert response.status_code == 302
+    seat = game.seats.get(position=1)
+    assert seat.user.username == "gus" and seat.guest == ""
+    before = version_of(Game.objects.get(pk=game.pk))
+    assert guest_client.post(f"/g/{game.code}/roll/", {"version": before}).status_code == 302
+    assert Game.objects.get(pk=game.pk).rolls_left == 2
+
+
+def test_a_guest_who_logs_in_takes_over_the_table_they_host(make_game, bob, make_client):
+    gus = make_client(guest="Gus")
+    game = make_game(client_player(gus))
+
+    response = gus.post("/accounts/login/", {"username": "bob", "password": PASSWORD})
+
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.host_user == bob and game.host_guest == ""
+    assert game.seats.get().user == bob
+    start = gus.post(f"/g/{game.code}/start/", {"version": game.version})
+    assert start.status_code == 302
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
