@@ -109,7 +109,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            # socket_timeout=None: redis-py 8 defaults to 5 s, which cuts the layer's own
+            # 5 s blocking receive and closes idle sockets with 1011 (channels_redis#422).
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
 else:
@@ -175,3 +181,6 @@ WS_MESSAGES_PER_SECOND = 5
 WS_MESSAGE_BURST = 10
 # How often each server process marks its open game pages alive (0: never, as in tests).
 PRESENCE_HEARTBEAT_SECONDS = int(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "30"))
+
+# Where the optimal-play tables are stored (built by `manage.py solve`, or on first use).
+STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))

@@ -1,0 +1,136 @@
+"""The computer players' brains: pure functions from a game state to an engine action.
+
+``choose_action(advisor, state, seat, rng, policy)`` returns the next
+:mod:`games.engine` action for ``seat`` (whose turn it must be): ``Roll`` at the start
+of a turn, ``Keep`` to set the held dice, ``Roll`` again once they are held, ``Score``
+to end the turn. Calling it and applying the action until the turn passes plays one turn.
+
+Policies:
+
+* ``optimal``: the best choice by the solved table.
+* ``greedy``: the best expected points of the turn being played, nothing after it.
+* ``casual``: mostly the best choice, now and then a slightly weaker one (within
+  ``CASUAL_SLACK`` expected points), like a decent human.
+
+``rng`` is anything with ``randint(a, b)`` (``random.Random`` will do). No policy
+needs it today: the casual player's slips are drawn from the position itself (seat,
+turn, dice, rolls left), so holding the dice and then rolling them agree with each other.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from games.engine import Action, DiceSource, GameState, Keep, Roll, Score
+from games.rules import Category, IllegalMove
+
+from .advisor import Advisor, Option
+
+CASUAL_MISTAKE_PERCENT = 20
+CASUAL_SLACK = 8.0  # a casual player's second choice costs at most this many expected points
+CASUAL_ALTERNATIVES = 3
+
+
+def _ranking(advisor: Advisor, state: GameState, seat: int) -> list[Option]:
+    """The choices, best first, without "keep all five": spending a roll to change nothing
+    is never better than the best other choice (at most equal, up to rounding)."""
+    if state.is_finished:
+        raise IllegalMove("The game is over.")
+    if state.current_seat != seat:
+        raise IllegalMove("It is not this seat's turn.")
+    assert state.dice is not None
+    ranking = advisor.rank(state.cards[seat], state.dice, state.rolls_left)
+    return [option for option in ranking if not (option.is_keep and len(option.choice) == 5)]
+
+
+def held_flags(dice: Sequence[int], keep: Sequence[int], held: Sequence[bool]) -> tuple[bool, ...]:
+    """Which of ``dice`` to hold so the held ones are ``keep``, moving as few holds as possible."""
+    wanted = Counter(keep)
+    flags = [False] * len(dice)
+    for prefer_held in (True, False):
+        for i, die in enumerate(dice):
+            if not flags[i] and bool(held[i]) == prefer_held and wanted[die] > 0:
+                wanted[die] -= 1
+                flags[i] = True
+    if sum(wanted.values()):
+        raise IllegalMove(f"Cannot keep {tuple(keep)} out of {tuple(dice)}.")
+    return tuple(flags)
+
+
+def action_for(state: GameState, seat: int, option: Option) -> Action:
+    """The engine action that carries out ``option`` (holding the dice first if need be)."""
+    if isinstance(option.choice, Category):
+        return Score(seat, option.choice)
+    keep = option.choice
+    if state.kept_dice() == tuple(sorted(keep)):
+        return Roll(seat)
+    assert state.dice is not None
+    return Keep(seat, held_flags(state.dice, keep, state.held))
+
+
+def _play(
+    pick: Callable[[list[Option], GameState], Option],
+) -> Callable[[Advisor, GameState, int, DiceSource], Action]:
+    def choose(advisor: Advisor, state: GameState, seat: int, rng: DiceSource) -> Action:
+        if state.is_finished or state.current_seat != seat:
+            _ranking(advisor, state, seat)  # raises the reason
+        if state.dice is None:
+            return Roll(seat)
+        return action_for(state, seat, pick(_ranking(advisor, state, seat), state))
+
+    return choose
+
+
+def _best(ranking: list[Option], state: GameState) -> Option:
+    return ranking[0]
+
+
+def _casual(ranking: list[Option], state: GameState) -> Option:
+    position = f"{state.current_seat} {state.turn_number} {state.dice} {state.rolls_left}"
+    draw = random.Random(zlib.crc32(position.encode()))
+    if draw.randint(1, 100) > CASUAL_MISTAKE_PERCENT:
+        return ranking[0]
+    best = ranking[0].expected_total
+    nearby = [
+        option
+        for option in ranking[1 : 1 + CASUAL_ALTERNATIVES]
+        if best - option.expected_total <= CASUAL_SLACK
+    ]
+    if not nearby:
+        return ranking[0]
+    return nearby[draw.randint(0, len(nearby) - 1)]
+
+
+optimal_action = _play(_best)
+casual_action = _play(_casual)
+
+
+def greedy_action(advisor: Advisor, state: GameState, seat: int, rng: DiceSource) -> Action:
+    return optimal_action(advisor.myopic(), state, seat, rng)
+
+
+POLICIES: dict[str, Callable[[Advisor, GameState, int, DiceSource], Action]] = {
+    "optimal": optimal_action,
+    "greedy": greedy_action,
+    "casual": casual_action,
+}
+
+
+def choose_action(
+    advisor: Advisor,
+    state: GameState,
+    seat: int,
+    rng: DiceSource,
+    policy: str = "optimal",
+) -> Action:
+    """The next action of ``seat`` under ``policy`` (one of :data:`POLICIES`)."""
+    try:
+        play = POLICIES[policy]
+    except KeyError:
+        raise ValueError(
+            f"Unknown bot policy {policy!r}; choose from {sorted(POLICIES)}."
+        ) from None
+    return play(advisor, state, seat, rng)

@@ -1,0 +1,491 @@
+"""Optimal play by backward induction over turns.
+
+A turn starts in a *state*: which boxes are filled (a 13-bit mask), the upper
+subtotal capped at 63, and whether the Yahtzee box holds 50. Its value is the
+expected number of points still to come under optimal play. States with more
+filled boxes are solved first (a *layer* is every state with the same number of
+filled boxes), and every state of a layer is solved at once, in chunks of
+columns of numpy arrays:
+
+1. every final roll (252) is worth its best legal box: points, bonuses earned
+   by scoring it, and the value of the state it leads to;
+2. every keep (462) is worth the average over one more die of the keeps above it
+   (the expectation lattice), and every roll is worth its best keep, a running
+   maximum down the lattice of one fewer die; twice, for the second and the
+   first reroll;
+3. the state is worth the average over the first roll.
+
+Upper subtotals that can no longer reach 63, or already have, all behave like 63
+and are solved once; subtotals the filled upper boxes cannot add up to are not
+solved at all (``known_states()`` says which are).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from games.rules import Rules
+
+from .dice import (
+    CHILDREN,
+    DICE,
+    DISTINCT_PARENTS,
+    ROLL_COUNT,
+    ROLL_PROBABILITY,
+    SIDES,
+    YAHTZEE_ROLLS,
+)
+from .ruletables import (
+    BOXES,
+    FACE_OF_BOX,
+    MASKS,
+    UPPER_BONUS,
+    UPPER_BOXES,
+    UPPER_CAP,
+    YAHTZEE_BIT,
+    YAHTZEE_BONUS,
+    YAHTZEE_BOX,
+    YAHTZEE_POINTS,
+    RuleTables,
+    rule_tables,
+)
+
+UPPER_STATES = UPPER_CAP + 1  # 0..63
+CHUNK = 256
+NEG_INF = -np.inf
+
+
+@dataclass(frozen=True)
+class Transitions:
+    """The rule tables turned into the indices the solver gathers with.
+
+    A box's *outcome* ``k`` (0..5) names the state scoring it leads to: for an upper box
+    the number of dice counted, for the Yahtzee box whether it scores 50, otherwise 0.
+    ``kind[c, r]`` is the outcome of roll ``r`` in box ``c``; ``outcome_points[c, k]`` the
+    points of that outcome where they depend only on it (upper boxes, Yahtzee), else 0.
+    ``yahtzee_*[c, f - 1]``: five ``f`` in box ``c``: outcome and points, what the Joker
+    adds, and (per mask) whether they may go there at all.
+    """
+
+    tables: RuleTables
+    points: np.ndarray  # (13, 252) float
+    kind: np.ndarray  # (13, 252) intp
+    outcome_points: np.ndarray  # (13, 6) float
+    constant: np.ndarray  # (13,) bool: every roll leads to outcome 0
+    dense: tuple[int, ...]
+    sparse: tuple[int, ...]
+    sparse_rows: dict[int, np.ndarray]
+    penalty: np.ndarray  # (13, MASKS) 0 where an ordinary roll may go, -inf elsewhere
+    yahtzee_kind: np.ndarray  # (13, 6) outcome of five of a face in each box
+    yahtzee_points: np.ndarray  # (13, 6) their points, Joker aside
+    joker_extra: np.ndarray  # (13, 6) what the Joker adds (Full House, straights)
+    yahtzee_penalty: np.ndarray  # (13, 6, MASKS) 0 where five of a face may go, -inf elsewhere
+
+
+def _kind(points: np.ndarray, box_axis: int) -> np.ndarray:
+    """Outcome index of each (box, points) pair; see :class:`Transitions`."""
+    shape = [1] * points.ndim
+    shape[box_axis] = BOXES
+    faces = FACE_OF_BOX.reshape(shape)
+    is_yahtzee_box = (np.arange(BOXES) == YAHTZEE_BOX).reshape(shape)
+    upper = faces > 0
+    safe = np.where(upper, faces, 1)
+    counted = points // safe
+    if (upper & (points % safe != 0)).any() or (upper & (counted > DICE)).any():
+        raise AssertionError("an upper box scored something other than face x count")
+    kind = np.where(upper, counted, np.where(is_yahtzee_box, points == YAHTZEE_POINTS, 0))
+    return kind.astype(np.intp)
+
+
+def transitions(tables: RuleTables) -> Transitions:
+    points = tables.points.astype(np.float64)
+    kind = _kind(tables.points, 0)
+    outcome_points = np.zeros((BOXES, DICE + 1))
+    for c in range(BOXES):
+        if kind[c].any():
+            for k in np.unique(kind[c]):
+                scored = np.unique(points[c, kind[c] == k])
+                if len(scored) != 1:
+                    raise AssertionError("one outcome, several scores")
+                outcome_points[c, k] = scored[0]
+    constant = ~kind.any(axis=1)
+    ordinary = np.ones(ROLL_COUNT, dtype=bool)
+    ordinary[YAHTZEE_ROLLS] = False
+    sparse = []
+    sparse_rows = {}
+    for c in range(BOXES):
+        scoring = (points[c] > 0) & ordinary
+        # a box that scores on few ordinary rolls, and whose outcome is the same on all of them
+        if scoring.sum() * 3 < ROLL_COUNT and not (kind[c] & ordinary).any():
+            sparse.append(c)
+            sparse_rows[c] = np.flatnonzero(scoring)
+    dense = tuple(c for c in range(BOXES) if c not in sparse)
+    if not dense or not sparse:
+        raise AssertionError("unexpected shape of the scoring table")
+    # The Yahtzee rolls: ordinary rules while the Yahtzee box is open, the Joker once it is
+    # filled. Which boxes may take five of a face depends on the mask; what each scores there
+    # only on whether the Joker is in play.
+    armed = (np.arange(MASKS) & YAHTZEE_BIT) != 0
+    ordinary_points = tables.points[:, YAHTZEE_ROLLS]  # (13, 6)
+    joker_points = _the_one_value(tables.joker_points[armed], tables.joker_legal[armed])
+    joker_points = np.where(joker_points < 0, ordinary_points, joker_points)
+    yahtzee_kind = _kind(ordinary_points, 0)
+    if (_kind(joker_points, 0) != yahtzee_kind)[~(np.arange(BOXES) == YAHTZEE_BOX)].any():
+        raise AssertionError("the Joker leads to other states than ordinary scoring")
+    legal = np.where(
+        armed[:, None, None],
+        tables.joker_legal,
+        np.broadcast_to(tables.legal[:, None, :], tables.joker_legal.shape),
+    )
+    return Transitions(
+        tables=tables,
+        points=points,
+        kind=kind,
+        outcome_points=outcome_points,
+        constant=constant,
+        dense=dense,
+        sparse=tuple(sparse),
+        sparse_rows=sparse_rows,
+        penalty=np.ascontiguousarray(np.where(tables.legal, 0.0, NEG_INF).T),
+        yahtzee_kind=yahtzee_kind,
+        yahtzee_points=ordinary_points.astype(np.float64),
+        joker_extra=(joker_points - ordinary_points).astype(np.float64),
+        yahtzee_penalty=np.ascontiguousarray(np.where(legal, 0.0, NEG_INF).transpose(2, 1, 0)),
+    )
+
+
+def _the_one_value(points: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The points of each (box, face) wherever it is legal, -1 if never; they must agree."""
+    high = np.where(legal, points, -1).max(axis=0)
+    low = np.where(legal, points, np.iinfo(points.dtype).max).min(axis=0)
+    if (legal.any(axis=0) & (high != low)).any():
+        raise AssertionError("the Joker scores the same dice differently on different cards")
+    return high.T  # (13, 6)
+
+
+# -- which upper subtotals each mask can have ---------------------------------------------
+
+
+def upper_reach() -> np.ndarray:
+    """``reach[m, u]``: the filled upper boxes of mask ``m`` can add up to ``u`` (capped at 63)."""
+    by_subset = np.zeros((1 << len(UPPER_BOXES), UPPER_STATES), dtype=bool)
+    for subset in range(1 << len(UPPER_BOXES)):
+        sums = {0}
+        for i in UPPER_BOXES:
+            if subset >> i & 1:
+                face = int(FACE_OF_BOX[i])
+                sums = {min(UPPER_CAP, s + face * k) for s in sums for k in range(DICE + 1)}
+        by_subset[subset, sorted(sums)] = True
+    upper_bits = np.arange(MASKS) & ((1 << len(UPPER_BOXES)) - 1)
+    return by_subset[upper_bits]
+
+
+def open_upper_room() -> np.ndarray:
+    """Most points the open upper boxes of each mask can still add."""
+    room = np.zeros(MASKS, dtype=np.int64)
+    for i in UPPER_BOXES:
+        room += np.where(np.arange(MASKS) >> i & 1, 0, DICE * int(FACE_OF_BOX[i]))
+    return room
+
+
+def settled_upper(room: np.ndarray) -> np.ndarray:
+    """``settled[m, u]``: the 35 can no longer change, so the state behaves like ``u = 63``."""
+    u = np.arange(UPPER_STATES)
+    return (u[None, :] >= UPPER_CAP) | (u[None, :] + room[:, None] < UPPER_CAP)
+
+
+def layer_states(
+    masks: np.ndarray, reach: np.ndarray, settled: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct states to solve for these masks, as arrays (mask, upper, yahtzee50)."""
+    sub_reach = reach[masks]
+    live = sub_reach & ~settled[masks]
+    # one state at 63 for every mask stands for all its settled subtotals
+    live[:, UPPER_CAP] = True
+    rows, ups = np.nonzero(live)
+    m = masks[rows]
+    armed = (m & YAHTZEE_BIT) != 0
+    m = np.concatenate([m, m[armed]])
+    u = np.concatenate([ups, ups[armed]])
+    y = np.concatenate([np.zeros(len(rows), np.intp), np.ones(int(armed.sum()), np.intp)])
+    order = np.lexsort((y, u, m))
+    return m[order], u[order], y[order]
+
+
+# -- one turn, for a batch of states -------------------------------------------------------
+
+
+class Workspace:
+    """Reusable scratch arrays, so a chunk allocates nothing (one per thread)."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, rows: int, n: int) -> np.ndarray:
+        buffer = self._buffers.get(name)
+        if buffer is None or buffer.size < rows * n:
+            buffer = self._buffers[name] = np.empty(rows * n)
+        return buffer[: rows * n].reshape(rows, n)
+
+
+def future_values(values: np.ndarray, m: np.ndarray, u: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``W[c, k, s]``: what follows when state ``s`` puts outcome ``k`` in box ``c``: the 35
+    if it is earned now plus the value of the next turn.
+
+    Outcomes a box cannot have hold an arbitrary finite value.
+    """
+    flat = values.reshape(-1)
+    n = len(m)
+    future = np.empty((BOXES, DICE + 1, n))
+    base = u * 2 + y  # (n,)
+    # upper boxes: outcome k adds face * k to the subtotal, and maybe the 35
+    upper_mask = (m[None, :] | _UPPER_BITS[:, None]) * (UPPER_STATES * 2)  # (6, n)
+    raw = u[None, None, :] + _UPPER_ADDED[:, :, None]  # (6, 6, n)
+    index = np.minimum(raw, UPPER_CAP)
+    index *= 2
+    index += y
+    index += upper_mask[:, None, :]
+    upper = future[: len(UPPER_BOXES)]
+    np.take(flat, index, out=upper, mode="clip")
+    upper += UPPER_BONUS * ((raw >= UPPER_CAP) & (u < UPPER_CAP))
+    # lower boxes lead to one state (the Yahtzee box to two: 0 or 50 in it)
+    lower_index = (m[None, :] | _LOWER_BITS[:, None]) * (UPPER_STATES * 2) + base
+    lower = np.take(flat, lower_index, mode="clip")  # (7, n)
+    future[len(UPPER_BOXES) :] = lower[:, None, :]
+    yahtzee_row = YAHTZEE_BOX - len(UPPER_BOXES)
+    future[YAHTZEE_BOX, 0] = np.take(flat, lower_index[yahtzee_row] - y, mode="clip")
+    future[YAHTZEE_BOX, 1] = np.take(flat, lower_index[yahtzee_row] - y + 1, mode="clip")
+    return future
+
+
+_UPPER_BITS = np.array([1 << i for i in UPPER_BOXES], dtype=np.intp)
+_LOWER_BITS = np.array([1 << i for i in range(len(UPPER_BOXES), BOXES)], dtype=np.intp)
+_BOX_COLUMN = np.arange(BOXES)[:, None]
+_UPPER_ADDED = FACE_OF_BOX[list(UPPER_BOXES)][:, None] * np.arange(DICE + 1)[None, :]
+
+
+def final_roll_values(
+    trans: Transitions,
+    values: np.ndarray,
+    m: np.ndarray,
+    u: np.ndarray,
+    y: np.ndarray,
+    work: Workspace | None = None,
+) -> np.ndarray:
+    """``S[r, s]``: the value of ending the turn with roll ``r`` in state ``s`` (best legal box).
+
+    Dense boxes (upper boxes, Chance, Three of a Kind) are compared on every roll; a sparse
+    box (one that scores on few rolls and leads to the same state whatever it scores, once the
+    Yahtzees are set apart) is compared on the rolls where it scores, and as a zero on all the
+    others. The six Yahtzee rolls are then valued again exactly, with the Joker and the bonus.
+    """
+    work = work or Workspace()
+    n = len(m)
+    future = future_values(values, m, u, y)
+    # outcome points folded in, illegal boxes at -inf: choice[c, k, s]
+    choice = future + trans.outcome_points[:, :, None]
+    choice += trans.penalty[:, m][:, None, :]
+    best = work.get("final", ROLL_COUNT, n)
+    scratch = work.get("scratch", ROLL_COUNT, n)
+    for i, c in enumerate(trans.dense):
+        target = best if i == 0 else scratch
+        if trans.constant[c]:
+            np.add.outer(trans.points[c], choice[c, 0], out=target)
+        else:
+            np.take(choice[c], trans.kind[c], axis=0, out=target, mode="clip")
+        if i:
+            np.maximum(best, scratch, out=best)
+    zero = choice[trans.sparse, 0].max(axis=0)
+    np.maximum(best, zero[None, :], out=best)
+    for c in trans.sparse:
+        rows = trans.sparse_rows[c]
+        if len(rows):
+            candidate = np.add.outer(trans.points[c, rows], choice[c, 0])
+            best[rows] = np.maximum(best[rows], candidate)
+    # The Yahtzee rolls, exactly: the Joker when the Yahtzee box is filled, +100 if it holds 50.
+    armed = (m & YAHTZEE_BIT) != 0
+    reached = future[_BOX_COLUMN, trans.yahtzee_kind]  # (13, 6, n)
+    reached += trans.yahtzee_points[:, :, None]
+    reached += trans.joker_extra[:, :, None] * armed
+    reached += trans.yahtzee_penalty[:, :, m]
+    yahtzee = reached.max(axis=0)  # (6, n)
+    yahtzee += YAHTZEE_BONUS * (y * armed)
+    best[YAHTZEE_ROLLS] = yahtzee
+    return best
+
+
+def keep_values(
+    rolls: np.ndarray, work: Workspace | None = None, tag: str = ""
+) -> list[np.ndarray]:
+    """Expectation lattice: ``E[k][K, s]`` for keeps of size k; ``E[5]`` is ``rolls``."""
+    work = work or Workspace()
+    n = rolls.shape[1]
+    levels: list[np.ndarray] = [rolls] * (DICE + 1)
+    for size in range(DICE - 1, -1, -1):
+        above = levels[size + 1]
+        children = CHILDREN[size]
+        acc = work.get(f"keep{tag}{size}", len(children), n)
+        scratch = work.get("scratch", len(children), n)
+        np.take(above, children[:, 0], axis=0, out=acc, mode="clip")
+        for face in range(1, SIDES):
+            np.take(above, children[:, face], axis=0, out=scratch, mode="clip")
+            acc += scratch
+        acc *= 1.0 / SIDES
+        levels[size] = acc
+    return levels
+
+
+def best_keep(levels: list[np.ndarray], work: Workspace | None = None, tag: str = "") -> np.ndarray:
+    """Maximum lattice: ``B[r, s]``, the best keep out of roll ``r`` (keeping all included)."""
+    work = work or Workspace()
+    n = levels[0].shape[1]
+    best = levels[0]
+    for size in range(1, DICE + 1):
+        columns, prefixes = DISTINCT_PARENTS[size]
+        current = work.get(f"best{tag}{size}", len(levels[size]), n)
+        np.take(best, columns[0], axis=0, out=current, mode="clip")
+        np.maximum(current, levels[size], out=current)
+        scratch = work.get("scratch", len(levels[size]), n)
+        for column, rows in zip(columns[1:], prefixes[1:], strict=True):
+            np.take(best, column, axis=0, out=scratch[:rows], mode="clip")
+            np.maximum(current[:rows], scratch[:rows], out=current[:rows])
+        best = current
+    return best
+
+
+@dataclass(frozen=True)
+class TurnValues:
+    """Everything one turn's decisions need, for a batch of states.
+
+    ``keeps[r][k][K, s]``: the value of keeping ``K`` (size ``k``) with ``r`` rolls left,
+    before rerolling; ``rolls[r][R, s]``: the value of holding roll ``R`` with ``r``
+    rolls left (``rolls[0]``: scoring it now); ``start[s]``: the state's value.
+    """
+
+    keeps: dict[int, list[np.ndarray]]
+    rolls: dict[int, np.ndarray]
+    start: np.ndarray
+
+
+def turn_values(
+    trans: Transitions,
+    values: np.ndarray,
+    m: np.ndarray,
+    u: np.ndarray,
+    y: np.ndarray,
+    work: Workspace | None = None,
+) -> TurnValues:
+    """Solve one turn for a batch of states, given the values of the states after it."""
+    work = work or Workspace()
+    final = final_roll_values(trans, values, m, u, y, work)
+    keeps1 = keep_values(final, work, "1")
+    rolls1 = best_keep(keeps1, work, "1")
+    keeps2 = keep_values(rolls1, work, "2")
+    rolls2 = best_keep(keeps2, work, "2")
+    start = ROLL_PROBABILITY @ rolls2
+    return TurnValues({1: keeps1, 2: keeps2}, {0: final, 1: rolls1, 2: rolls2}, start)
+
+
+# -- the whole table -------------------------------------------------------------------------
+
+
+def known_states() -> np.ndarray:
+    """``known[m, u]``: the table holds the value of (m, u): u is settled, or reachable."""
+    return upper_reach() | settled_upper(open_upper_room())
+
+
+@dataclass
+class StrategyTable:
+    """Expected points still to come from the start of a turn, for every state of one rules profile.
+
+    ``values[mask, upper, yahtzee50]``: ``upper`` is the upper subtotal capped at 63 and
+    ``yahtzee50`` whether the Yahtzee box holds 50. Entries where ``known_states()`` is
+    False (subtotals the filled upper boxes cannot add up to) are not solved.
+    """
+
+    rules: Rules
+    values: np.ndarray
+    tables: RuleTables
+    seconds: float = 0.0
+    states: int = 0
+    solved: np.ndarray = field(default_factory=lambda: np.ones(MASKS, dtype=bool))
+
+    @property
+    def empty_card_value(self) -> float:
+        return float(self.values[0, 0, 0])
+
+
+def solve(
+    rules: Rules,
+    workers: int | None = None,
+    chunk: int = CHUNK,
+    progress: Callable[[int, int], None] | None = None,
+    tables: RuleTables | None = None,
+    from_mask: int = 0,
+) -> StrategyTable:
+    """Solve every turn-start state of ``rules``; ``progress(layer, states)`` after each layer.
+
+    With ``from_mask``, only the cards on which those boxes are filled (a sub-problem: the
+    last few turns of a game) are solved; ``solved`` says which masks.
+    """
+    started = time.perf_counter()
+    tables = tables or rule_tables(rules)
+    trans = transitions(tables)
+    reach = upper_reach()
+    settled = settled_upper(open_upper_room())
+    values = np.zeros((MASKS, UPPER_STATES, 2))
+    flat = values.reshape(-1)
+    popcount = np.array([bin(mask).count("1") for mask in range(MASKS)])
+    solved = (np.arange(MASKS) & from_mask) == from_mask
+    workers = workers or min(2, os.cpu_count() or 1)
+    total_states = 0
+    local = threading.local()
+
+    def workspace() -> Workspace:
+        if not hasattr(local, "work"):
+            local.work = Workspace()
+        return local.work
+
+    def run(part: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        m, u, y = part
+        flat[(m * UPPER_STATES + u) * 2 + y] = turn_values(
+            trans, values, m, u, y, workspace()
+        ).start
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for layer in range(BOXES - 1, -1, -1):
+            masks = np.flatnonzero((popcount == layer) & solved)
+            if not len(masks):
+                continue
+            m, u, y = layer_states(masks, reach, settled)
+            total_states += len(m)
+            parts = [
+                (m[i : i + chunk], u[i : i + chunk], y[i : i + chunk])
+                for i in range(0, len(m), chunk)
+            ]
+            list(pool.map(run, parts))
+            # settled subtotals share the value at 63; a Yahtzee box still open has no 50 in it
+            block = values[masks]
+            block = np.where(
+                settled[masks][:, :, None], block[:, UPPER_CAP : UPPER_CAP + 1, :], block
+            )
+            open_yahtzee = (masks & YAHTZEE_BIT) == 0
+            block[open_yahtzee, :, 1] = block[open_yahtzee, :, 0]
+            values[masks] = block
+            if progress:
+                progress(layer, len(m))
+    return StrategyTable(
+        rules=rules,
+        values=values,
+        tables=tables,
+        seconds=time.perf_counter() - started,
+        states=total_states,
+        solved=solved,
+    )

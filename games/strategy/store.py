@@ -1,0 +1,266 @@
+"""Solved tables on disk, and advisors in memory, built in the background when asked.
+
+A table is stored as one ``.npz`` file per rules profile in a cache folder: the
+``cache_dir`` argument, else the environment variable ``STRATEGY_CACHE_DIR``, else
+``./var/strategy``. (The Django side passes ``settings.STRATEGY_CACHE_DIR``; this
+package does not import Django.) A file records a fingerprint of the rules module and
+of the solver: when either changes, the stored table is ignored and built again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from games import rules as rules_module
+from games.rules import Rules
+
+from .advisor import Advisor
+from .ruletables import RuleTables
+from .solver import StrategyTable, solve
+
+logger = logging.getLogger(__name__)
+
+FORMAT = 1
+ENV_CACHE_DIR = "STRATEGY_CACHE_DIR"
+_SOURCES = ("dice.py", "ruletables.py", "solver.py", "store.py")
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get(ENV_CACHE_DIR) or Path.cwd() / "var" / "strategy")
+
+
+def profile_name(rules: Rules) -> str:
+    return "upper-first" if rules.upper_first else "official"
+
+
+def table_path(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return folder / f"yahtzee-{profile_name(rules)}.npz"
+
+
+def fingerprint() -> str:
+    """Changes whenever the rules module or the solver changes."""
+    digest = hashlib.sha256(f"format {FORMAT}".encode())
+    digest.update(Path(rules_module.__file__).read_bytes())
+    here = Path(__file__).parent
+    for name in _SOURCES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
+def save_table(table: StrategyTable, path: str | os.PathLike[str]) -> Path:
+    """Write ``table`` to ``path`` atomically (a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "format": FORMAT,
+        "fingerprint": fingerprint(),
+        "rules": table.rules.to_dict(),
+        "seconds": table.seconds,
+        "states": table.states,
+        "empty_card_value": table.empty_card_value,
+    }
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez(
+                out,
+                meta=np.array(json.dumps(meta)),
+                values=table.values,
+                points=table.tables.points.astype(np.int16),
+                legal=table.tables.legal,
+                joker_legal=table.tables.joker_legal,
+                joker_points=table.tables.joker_points.astype(np.int16),
+                solved=table.solved,
+            )
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_table(rules: Rules, path: str | os.PathLike[str]) -> StrategyTable | None:
+    """The table stored at ``path`` for ``rules``, or None if missing, stale or unreadable."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta.get("fingerprint") != fingerprint() or Rules.from_dict(meta["rules"]) != rules:
+                logger.info("Ignoring stale strategy table %s", path)
+                return None
+            tables = RuleTables(
+                rules=rules,
+                points=data["points"].astype(np.int64),
+                legal=data["legal"],
+                joker_legal=data["joker_legal"],
+                joker_points=data["joker_points"].astype(np.int64),
+            )
+            return StrategyTable(
+                rules=rules,
+                values=data["values"],
+                tables=tables,
+                seconds=float(meta.get("seconds", 0.0)),
+                states=int(meta.get("states", 0)),
+                solved=data["solved"],
+            )
+    except (OSError, ValueError, KeyError) as error:
+        logger.warning("Ignoring unreadable strategy table %s: %s", path, error)
+        return None
+
+
+# -- advisors in memory ------------------------------------------------------------------------
+
+_Key = tuple[Rules, Path]
+_advisors: dict[_Key, Advisor] = {}
+_key_locks: dict[_Key, threading.Lock] = {}
+_builders: dict[_Key, threading.Thread] = {}
+_failures: dict[_Key, BaseException] = {}
+_registry_lock = threading.Lock()
+
+
+def _key(rules: Rules, cache_dir: str | os.PathLike[str] | None) -> _Key:
+    return rules, table_path(rules, cache_dir).resolve()
+
+
+def advisor_for(
+    rules: Rules | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    build: bool = True,
+    workers: int | None = None,
+) -> Advisor:
+    """The advisor for ``rules``: from memory, else from the cache folder, else solved now
+    (a few seconds) and stored. With ``build=False`` a missing table raises LookupError."""
+    rules = rules or Rules()
+    key = _key(rules, cache_dir)
+    with _registry_lock:
+        advisor = _advisors.get(key)
+        if advisor is not None:
+            return advisor
+        lock = _key_locks.setdefault(key, threading.Lock())
+    with lock:  # one build per table, however many threads ask
+        advisor = _advisors.get(key)
+        if advisor is not None:
+            return advisor
+        path = key[1]
+        table = load_table(rules, path)
+        if table is None:
+            if not build:
+                raise LookupError(f"No strategy table for {rules} in {path.parent}.")
+            started = time.perf_counter()
+            table = solve(rules, workers=workers)
+            logger.info(
+                "Solved %s in %.1f s: %.4f from an empty card",
+                profile_name(rules),
+                time.perf_counter() - started,
+                table.empty_card_value,
+            )
+            try:
+                save_table(table, path)
+            except OSError as error:  # still usable from memory
+                logger.warning("Could not store the strategy table in %s: %s", path, error)
+        advisor = Advisor(table)
+        with _registry_lock:
+            _advisors[key] = advisor
+        return advisor
+
+
+def advisor_if_ready(
+    rules: Rules | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Advisor | None:
+    """The advisor if its table is in memory or stored; otherwise None, after starting (once)
+    a background thread that builds it. Never waits for a build."""
+    rules = rules or Rules()
+    key = _key(rules, cache_dir)
+    with _registry_lock:
+        advisor = _advisors.get(key)
+        if advisor is not None:
+            return advisor
+        if key in _builders or key in _failures:
+            return None
+        lock = _key_locks.setdefault(key, threading.Lock())
+    if lock.acquire(blocking=False):  # nobody is building it: a stored table loads quickly
+        try:
+            table = load_table(rules, key[1])
+            if table is not None:
+                advisor = Advisor(table)
+                with _registry_lock:
+                    _advisors[key] = advisor
+                return advisor
+        finally:
+            lock.release()
+    _start_build(rules, cache_dir, key)
+    return None
+
+
+def _start_build(rules: Rules, cache_dir: str | os.PathLike[str] | None, key: _Key) -> None:
+    def build() -> None:
+        try:
+            advisor_for(rules, cache_dir, workers=1)  # leave a core to the site
+        except BaseException as error:  # kept, so the site says so instead of retrying forever
+            logger.exception("Building the strategy table for %s failed", rules)
+            with _registry_lock:
+                _failures[key] = error
+        finally:
+            with _registry_lock:
+                _builders.pop(key, None)
+
+    with _registry_lock:
+        if key in _builders or key in _advisors:
+            return
+        thread = threading.Thread(target=build, name=f"strategy-{profile_name(rules)}", daemon=True)
+        _builders[key] = thread
+    thread.start()
+
+
+def strategy_status(
+    rules: Rules | None = None, cache_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """``"ready"`` (in memory), ``"building"``, ``"failed"``, ``"stored"`` or ``"missing"``."""
+    rules = rules or Rules()
+    key = _key(rules, cache_dir)
+    with _registry_lock:
+        if key in _advisors:
+            return "ready"
+        if key in _builders:
+            return "building"
+        if key in _failures:
+            return "failed"
+    return "stored" if key[1].exists() else "missing"
+
+
+def wait_until_ready(
+    rules: Rules | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    timeout: float | None = None,
+) -> Advisor | None:
+    """Wait for a background build started by :func:`advisor_if_ready` (for tests and scripts)."""
+    rules = rules or Rules()
+    key = _key(rules, cache_dir)
+    with _registry_lock:
+        thread = _builders.get(key)
+    if thread is not None:
+        thread.join(timeout)
+    with _registry_lock:
+        return _advisors.get(key)
+
+
+def forget_advisors() -> None:
+    """Drop every advisor and failure kept in memory (tests)."""
+    with _registry_lock:
+        _advisors.clear()
+        _failures.clear()
