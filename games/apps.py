@@ -6,6 +6,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import broadcast, services
+        from . import autoplay, broadcast, services
 
         services.on_game_changed(broadcast.announce)
+        services.on_game_changed(autoplay.on_change)

@@ -25,7 +25,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import rendering, selectors, services
+from . import autoplay, rendering, selectors, services
 from .broadcast import group_name
 from .models import Snapshot
 from .selectors import PresenceView
@@ -76,6 +76,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
+        await database_sync_to_async(autoplay.resume)(self.code)
         ensure_heartbeat()
         await self.push_full(snapshot)
         await self.update_presence(snapshot)

@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from .engine import MAX_SEATS
+from .models import BotLevel
 from .rules import Category
 
 
@@ -16,6 +17,21 @@ class GameCreateForm(forms.Form):
         label="Upper section first (fill Aces to Sixes before any lower box)", required=False
     )
     is_public = forms.BooleanField(label="List on the home page so anyone can join", required=False)
+    coach_hints = forms.ChoiceField(
+        label="Coach hints",
+        choices=[
+            ("auto", "Automatic: on when you play alone or only against the computer"),
+            ("on", "On for everyone"),
+            ("off", "Off"),
+        ],
+        initial="auto",
+        required=False,
+    )
+
+    def hints_setting(self) -> bool | None:
+        """None (decide at the start), True or False; a form without the field means auto."""
+        return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])
+
     name = forms.CharField(label="Your display name", max_length=40, required=False)
 
 
@@ -65,6 +81,19 @@ class ScoreForm(VersionForm):
 
     def category_value(self) -> Category:
         return Category(self.cleaned_data["category"])
+
+
+class AddBotForm(VersionForm):
+    level = forms.ChoiceField(
+        label="Computer player",
+        choices=BotLevel.choices,
+        initial=BotLevel.CASUAL,
+        error_messages={"invalid_choice": "Choose Coach, Casual or Beginner."},
+    )
+
+
+class RemoveBotForm(VersionForm):
+    position = forms.IntegerField(min_value=0, max_value=MAX_SEATS - 1, widget=forms.HiddenInput)
 
 
 class SignupForm(UserCreationForm):

@@ -32,6 +32,8 @@ class Game(models.Model):
     seat_count = models.PositiveSmallIntegerField()
     upper_first = models.BooleanField(default=False)
     is_public = models.BooleanField(default=False)
+    # None: decided at the start (on when at most one person plays, the rest being bots).
+    coach_hints = models.BooleanField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
 
     host_user = models.ForeignKey(
@@ -51,6 +53,7 @@ class Game(models.Model):
     held = models.CharField(max_length=5, default="00000")
     rolls_left = models.PositiveSmallIntegerField(default=3)
 
+    review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -97,8 +100,20 @@ class Game(models.Model):
         self.rolls_left = state.rolls_left
 
 
+class BotLevel(models.TextChoices):
+    """Computer players, and the strategy each plays (games/strategy/bots.py)."""
+
+    COACH = "coach", "Coach"
+    CASUAL = "casual", "Casual"
+    BEGINNER = "beginner", "Beginner"
+
+    @property
+    def policy(self) -> str:
+        return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+
+
 class Seat(models.Model):
-    """A place at a game's table, taken by an account holder or a guest."""
+    """A place at a game's table, taken by an account holder, a guest or a computer player."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -109,12 +124,14 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
-    guest = models.CharField(max_length=64, blank=True)  # the guest's session token
+    guest = models.CharField(max_length=64, blank=True)  # the guest's (or bot's) token
+    bot = models.CharField(max_length=10, choices=BotLevel, blank=True)
     name = models.CharField(max_length=40)
     scorecard = models.JSONField(default=dict)
     total = models.PositiveIntegerField(default=0)
     yahtzees = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    mean_loss = models.FloatField(null=True, blank=True)  # per decision, from the review
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -134,6 +151,10 @@ class Seat(models.Model):
 
     def card(self, rules: Rules) -> Scorecard:
         return Scorecard.from_dict(self.scorecard, rules)
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
 
 
 class Move(models.Model):
@@ -180,6 +201,8 @@ GAME_WIRE_FIELDS = (
     "seat_count",
     "upper_first",
     "is_public",
+    "coach_hints",
+    "review",
     "version",
     "host_user_id",
     "host_guest",
@@ -195,11 +218,13 @@ SEAT_WIRE_FIELDS = (
     "position",
     "user_id",
     "guest",
+    "bot",
     "name",
     "scorecard",
     "total",
     "yahtzees",
     "place",
+    "mean_loss",
 )
 
 

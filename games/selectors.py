@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Max, Q
 
@@ -12,6 +13,8 @@ from .engine import ROUNDS, GameState
 from .models import Connection, Game, Move, Seat, Snapshot
 from .rules import LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from .services import Player
+from .strategy import advisor_if_ready
+from .strategy.bots import held_flags
 
 # Pip positions on a 100x100 die face, by face value.
 _PIPS = {
@@ -31,6 +34,7 @@ class DieView:
     value: int
     held: bool
     toggle_mask: str  # the held mask after pressing this die
+    suggested: bool = False  # the coach would keep this die
 
     @property
     def pips(self) -> list[tuple[int, int]]:
@@ -47,6 +51,7 @@ class BoxView:
     value: int | None  # filled value
     option: int | None  # points if scored now (active seat only)
     forbidden: str | None = None  # why not, when the box is open but unavailable
+    hint: BoxHint | None = None  # the coach's view of filling it now
 
 
 @dataclass
@@ -57,6 +62,7 @@ class SeatView:
     is_you: bool
     is_host: bool
     is_current: bool
+    bot: str
     card: Scorecard
     total: int
     place: int | None = None
@@ -103,6 +109,9 @@ class GameView:
     ranking: list[SeatView]
     rematch_code: str | None
     announcement: str
+    hints: Hints | None = None
+    review: list[SeatReviewView] | None = None
+    review_pending: bool = False
 
     @property
     def code(self) -> str:
@@ -167,6 +176,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 is_guest=seat.user_id is None,
                 is_you=viewer.owns(seat),
                 is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
+                bot=seat.get_bot_display() if seat.bot else "",
                 is_current=seat.position == current_pos,
                 card=card,
                 total=card.total,
@@ -176,11 +186,22 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     dice_views: list[DieView] = []
     joker_note = None
     active_options: dict[Category, int] = {}
+    viewer_on_turn = current_pos is not None and views[current_pos].is_you
+    hints = _hints(game, state) if viewer_on_turn and game.coach_hints else None
+    suggested = hints.suggested if hints else ()
     if state and state.dice:
         for i, value in enumerate(state.dice):
             toggled = list(state.held)
             toggled[i] = not toggled[i]
-            dice_views.append(DieView(i, value, state.held[i], _mask(tuple(toggled))))
+            dice_views.append(
+                DieView(
+                    i,
+                    value,
+                    state.held[i],
+                    _mask(tuple(toggled)),
+                    suggested=bool(suggested and suggested[i]),
+                )
+            )
         active = state.cards[current_pos]
         active_options = rules.options(active, state.dice)
         joker_note = rules.joker_note(active, state.dice)
@@ -192,7 +213,8 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 option = active_options.get(category)
                 if option is None:
                     forbidden = rules.refusal(view.card, state.dice, category)
-            view.boxes[category] = BoxView(category, value, option, forbidden)
+            hint = hints.boxes.get(category) if hints and view.is_current else None
+            view.boxes[category] = BoxView(category, value, option, forbidden, hint)
     you = next((v for v in views if v.is_you), None)
     current = views[current_pos] if current_pos is not None else None
     rolloff = None
@@ -227,7 +249,133 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         ranking=ranking,
         rematch_code=snapshot.rematch_code,
         announcement=_announcement(game, state, views, current),
+        hints=hints,
+        review=_review(game, views),
+        review_pending=game.status == Game.Status.FINISHED
+        and game.review is None
+        and any(not seat.bot for seat in seats),
     )
+
+
+# -- the coach ----------------------------------------------------------------------------
+
+
+def _keep_words(keep: tuple[int, ...]) -> str:
+    return "keep " + " ".join(map(str, keep)) if keep else "reroll all five"
+
+
+def choice_words(choice: object) -> str:
+    """A coach's choice in a player's words: "keep 5 5", or the box's name."""
+    if isinstance(choice, Category):
+        return choice.label
+    if isinstance(choice, str):
+        return Category(choice).label
+    return _keep_words(tuple(choice))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class BoxHint:
+    expected: float  # expected final total if this box is filled now
+    loss: float  # expected points lost against the best choice
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What the coach tells the player on turn (only when the game has hints on)."""
+
+    ready: bool
+    best: str = ""
+    best_expected: float = 0.0
+    suggested: tuple[bool, ...] = ()  # dice the best keep holds
+    boxes: dict[Category, BoxHint] = field(default_factory=dict)
+    keep_cost: float | None = None  # rolling with the dice held now, against the best
+
+
+def _hints(game: Game, state: GameState | None) -> Hints | None:
+    if state is None or state.dice is None or state.current_seat is None:
+        return None
+    advisor = advisor_if_ready(game.rules, settings.STRATEGY_CACHE_DIR)
+    if advisor is None:
+        return Hints(ready=False)
+    card = state.cards[state.current_seat]
+    ranking = advisor.rank(card, state.dice, state.rolls_left)
+    best = ranking[0]
+    top = best.expected_total
+    boxes = {
+        o.choice: BoxHint(o.expected_total, top - o.expected_total)
+        for o in ranking
+        if isinstance(o.choice, Category)
+    }
+    suggested: tuple[bool, ...] = ()
+    keep_cost = None
+    if isinstance(best.choice, Category):
+        words = f"score {best.choice.label} now"
+    else:
+        words = f"{_keep_words(best.choice)} and roll"
+        suggested = held_flags(state.dice, best.choice, state.held)
+    if state.rolls_left:
+        kept = state.kept_dice()
+        keep_cost = next((top - o.expected_total for o in ranking if o.choice == kept), None)
+    return Hints(
+        ready=True,
+        best=words,
+        best_expected=top,
+        suggested=suggested,
+        boxes=boxes,
+        keep_cost=keep_cost,
+    )
+
+
+@dataclass(frozen=True)
+class MomentView:
+    round: int
+    dice: list[DieView]
+    choice: str
+    best: str
+    loss: float
+    rolls_left: int
+
+
+@dataclass(frozen=True)
+class SeatReviewView:
+    name: str
+    decisions: int
+    total_loss: float
+    mean_loss: float
+    costliest: list[MomentView]
+    moments: list[MomentView]
+
+
+def _review(game: Game, views: list[SeatView]) -> list[SeatReviewView] | None:
+    if not game.review:
+        return None
+    result = []
+    for view in views:
+        data = game.review["seats"].get(str(view.position))
+        if data is None:
+            continue
+        moments = [
+            MomentView(
+                round=d["round"],
+                dice=[DieView(i, v, False, "") for i, v in enumerate(d["dice"])],
+                choice=choice_words(d["choice"]),
+                best=choice_words(d["best"]),
+                loss=d["loss"],
+                rolls_left=d["rolls_left"],
+            )
+            for d in data["decisions"]
+        ]
+        result.append(
+            SeatReviewView(
+                name=view.name,
+                decisions=len(moments),
+                total_loss=data["total_loss"],
+                mean_loss=data["mean_loss"],
+                costliest=[moments[i] for i in data["costliest"]],
+                moments=moments,
+            )
+        )
+    return result
 
 
 def _announcement(
@@ -316,6 +464,7 @@ class HistoryEntry:
     place: int | None
     players: int
     won: bool
+    mean_loss: float | None = None  # the coach's expected points lost per decision
 
 
 @dataclass
@@ -329,6 +478,7 @@ class History:
     bonus_rate: float | None
     entries: list[HistoryEntry]
     chart: dict[str, object] | None
+    loss_chart: dict[str, object] | None = None
 
 
 def user_history(username: str) -> History | None:
@@ -356,6 +506,7 @@ def user_history(username: str) -> History | None:
                 seat.place,
                 seat.players,
                 seat.place == 1 and seat.players > 1,
+                seat.mean_loss,
             )
         )
     played = stats["played"]
@@ -369,29 +520,41 @@ def user_history(username: str) -> History | None:
         bonus_rate=bonuses / played if played else None,
         entries=entries,
         chart=_score_chart([e.total for e in reversed(entries)]),
+        loss_chart=_loss_chart([e.mean_loss for e in reversed(entries) if e.mean_loss is not None]),
     )
 
 
-def _score_chart(
-    totals: list[int], width: int = 600, height: int = 200
+def _score_chart(totals: list[int]) -> dict[str, object] | None:
+    """A line chart of scores over time, gridlines every 100 points."""
+    return _line_chart(totals, grid=100)
+
+
+def _loss_chart(losses: list[float]) -> dict[str, object] | None:
+    """A line chart of the mean expected points lost per decision, game by game."""
+    return _line_chart([round(v, 2) for v in losses], grid=1)
+
+
+def _line_chart(
+    values: list[float], grid: int, width: int = 600, height: int = 200
 ) -> dict[str, object] | None:
-    """Points of a line chart of scores over time, for a server-rendered SVG."""
-    if not totals:
+    """Points of a line chart over time, for a server-rendered SVG."""
+    if not values:
         return None
     pad = 30
-    top = max(max(totals), 100)
-    step = (width - 2 * pad) / max(len(totals) - 1, 1)
+    top = max(max(values), grid)
+    top = grid * -(-top // grid)  # round the scale up to a whole gridline
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
 
-    def y(total: int) -> float:
-        return round(height - pad - (total / top) * (height - 2 * pad), 1)
+    def y(value: float) -> float:
+        return round(height - pad - (value / top) * (height - 2 * pad), 1)
 
-    points = [(round(pad + i * step, 1), y(t), t) for i, t in enumerate(totals)]
+    points = [(round(pad + i * step, 1), y(v), v) for i, v in enumerate(values)]
     return {
         "width": width,
         "height": height,
         "points": points,
         "polyline": " ".join(f"{x},{yy}" for x, yy, _ in points),
-        "gridlines": [(y(v), v) for v in range(0, top + 1, 100)],
+        "gridlines": [(y(v), v) for v in range(0, int(top) + 1, grid)],
         "pad": pad,
     }
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from . import engine
 from .engine import DiceSource
-from .models import Connection, Game, LiveServer, Move, Seat, Snapshot
+from .models import BotLevel, Connection, Game, LiveServer, Move, Seat, Snapshot
 from .rules import Category, IllegalMove, Rules
 
 # The dice of every real game come from the operating system's generator.
@@ -130,9 +130,17 @@ def _bump(game: Game, *fields: str) -> None:
 
 @transaction.atomic
 def game_create(
-    *, player: Player, seat_count: int, rules: Rules | None = None, is_public: bool = False
+    *,
+    player: Player,
+    seat_count: int,
+    rules: Rules | None = None,
+    is_public: bool = False,
+    coach_hints: bool | None = None,
 ) -> Game:
-    """A new game in its lobby, with the creator in the first seat."""
+    """A new game in its lobby, with the creator in the first seat.
+
+    ``coach_hints=None`` decides at the start: on when at most one person plays.
+    """
     if not player.is_known:
         raise NotAllowed("Log in or choose a guest name to create a game.")
     if not 1 <= seat_count <= engine.MAX_SEATS:
@@ -142,11 +150,65 @@ def game_create(
         seat_count=seat_count,
         upper_first=rules.upper_first,
         is_public=is_public,
+        coach_hints=coach_hints,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
     )
     _take_seat(game, player, 0)
     return game
+
+
+def _lobby_for_host(code: str, player: Player, version: int | None) -> Game:
+    game = _locked_game(code)
+    if not player.hosts(game):
+        raise NotAllowed("Only the host can seat or remove computer players.")
+    _check_version(game, version)
+    if game.status != Game.Status.LOBBY:
+        raise GameError("The game has already started.")
+    return game
+
+
+@transaction.atomic
+def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLevel) -> Seat:
+    """The host seats a computer player in the first free seat."""
+    game = _lobby_for_host(code, player, version)
+    seats = list(game.seats.all())
+    taken = {seat.position for seat in seats}
+    free = [p for p in range(game.seat_count) if p not in taken]
+    if not free:
+        raise GameError("Every seat at this table is taken.")
+    level = BotLevel(level)
+    same = sum(1 for seat in seats if seat.bot == level)
+    seat = Seat.objects.create(
+        game=game,
+        position=free[0],
+        guest=f"bot-{secrets.token_urlsafe(12)}",
+        bot=level,
+        name=f"{level.label} bot" + (f" {same + 1}" if same else ""),
+    )
+    _bump(game)
+    return seat
+
+
+@transaction.atomic
+def game_remove_bot(*, code: str, player: Player, version: int | None, position: int) -> Game:
+    """The host takes a computer player away from the table before the start."""
+    game = _lobby_for_host(code, player, version)
+    seat = game.seats.filter(position=position).exclude(bot="").first()
+    if seat is None:
+        raise GameError("There is no computer player in that seat.")
+    seat.delete()
+    _close_gaps(game)
+    _bump(game)
+    return game
+
+
+def _close_gaps(game: Game) -> None:
+    """Renumber the seated players 0..n-1 after someone left."""
+    for position, other in enumerate(game.seats.order_by("position")):
+        if other.position != position:
+            other.position = position
+            other.save(update_fields=["position"])
 
 
 @transaction.atomic
@@ -188,11 +250,7 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Game:
     if player.hosts(game):
         raise GameError("The host keeps their seat; start the game or let it be.")
     seat.delete()
-    # Close the gap so the seated players stay in positions 0..n-1.
-    for position, other in enumerate(game.seats.order_by("position")):
-        if other.position != position:
-            other.position = position
-            other.save(update_fields=["position"])
+    _close_gaps(game)
     _bump(game)
     return game
 
@@ -213,6 +271,8 @@ def game_start(
         raise GameError("Nobody is seated yet.")
     state = engine.start(len(seats), game.rules, rng or dice_source)
     game.seat_count = len(seats)
+    if game.coach_hints is None:
+        game.coach_hints = sum(1 for seat in seats if not seat.bot) <= 1
     game.status = Game.Status.PLAYING
     game.started_at = timezone.now()
     game.store_turn(state)
@@ -329,13 +389,21 @@ def game_rematch(*, code: str, player: Player) -> Game:
     new = Game.objects.create(
         seat_count=len(seats),
         upper_first=game.upper_first,
+        coach_hints=game.coach_hints,
         is_public=False,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
         rematch_of=game,
     )
     Seat.objects.bulk_create(
-        Seat(game=new, position=s.position, user_id=s.user_id, guest=s.guest, name=s.name)
+        Seat(
+            game=new,
+            position=s.position,
+            user_id=s.user_id,
+            guest=s.guest,
+            bot=s.bot,
+            name=s.name,
+        )
         for s in seats
     )
     game.version += 1
@@ -391,3 +459,19 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
             game.host_user_id, game.host_guest = user_id, ""
         _bump(game, "host_user", "host_guest")
     return claimed
+
+
+@transaction.atomic
+def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int, float]) -> Game:
+    """Keep the coach's review of a finished game (once) and show it to the room."""
+    game = _locked_game(code)
+    if game.status != Game.Status.FINISHED:
+        raise GameError("A game is reviewed once it is over.")
+    if game.review is not None:
+        return game  # reviewed already (by another process): nothing to do twice
+    game.review = review
+    for seat in game.seats.filter(position__in=list(mean_losses)):
+        seat.mean_loss = mean_losses[seat.position]
+        seat.save(update_fields=["mean_loss"])
+    _bump(game, "review")
+    return game

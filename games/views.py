@@ -21,11 +21,13 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import rendering, selectors, services
+from . import autoplay, rendering, selectors, services
 from .forms import (
+    AddBotForm,
     GameCreateForm,
     JoinForm,
     KeepForm,
+    RemoveBotForm,
     ScoreForm,
     SignupForm,
     VersionForm,
@@ -87,6 +89,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 seat_count=form.cleaned_data["seats"],
                 rules=Rules(upper_first=form.cleaned_data["upper_first"]),
                 is_public=form.cleaned_data["is_public"],
+                coach_hints=form.hints_setting(),
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -139,7 +142,9 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    return render_game(request, _game_or_404(code))
+    game = _game_or_404(code)
+    autoplay.resume(game.code)  # a computer player's turn left pending by a restart
+    return render_game(request, game)
 
 
 @require_GET
@@ -177,6 +182,33 @@ def game_join(request: HttpRequest, code: str) -> HttpResponse:
         return services.game_join(code=code, player=player, version=form.cleaned_data["version"])
 
     return _act(request, code, JoinForm, act)
+
+
+@require_POST
+def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        AddBotForm,
+        lambda p, f: services.game_add_bot(
+            code=code, player=p, version=f.cleaned_data["version"], level=f.cleaned_data["level"]
+        ),
+    )
+
+
+@require_POST
+def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        RemoveBotForm,
+        lambda p, f: services.game_remove_bot(
+            code=code,
+            player=p,
+            version=f.cleaned_data["version"],
+            position=f.cleaned_data["position"],
+        ),
+    )
 
 
 @require_POST

@@ -92,6 +92,23 @@ def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def instant_computer_players(settings: Any) -> None:
+    """Computer players act at once in tests instead of at a human pace."""
+    settings.BOT_DELAY_SECONDS = 0
+
+
+@pytest.fixture(scope="session")
+def coach_advisor() -> Any:
+    """The optimal-play table for the official rules, loaded from (or built into) the
+    strategy cache folder once per test session."""
+    from django.conf import settings
+
+    from games.strategy import advisor_for
+
+    return advisor_for(Rules(), settings.STRATEGY_CACHE_DIR)
+
+
 # -- dice ---------------------------------------------------------------------------------
 
 

@@ -359,12 +359,12 @@ def test_history_comes_from_played_games(make_game, ann, ben, play_out):
     assert alice_history.entries[0].game.pk == game.pk
 
 
-def test_score_chart_scales_points_to_the_best_score():
+def test_score_chart_scales_to_the_best_score_rounded_up_to_a_gridline():
     chart = selectors._score_chart([100, 250, 50])
 
-    assert chart["points"] == [(30.0, 114.0, 100), (300.0, 30.0, 250), (570.0, 142.0, 50)]
-    assert chart["polyline"] == "30.0,114.0 300.0,30.0 570.0,142.0"
-    assert [value for _, value in chart["gridlines"]] == [0, 100, 200]
+    assert chart["points"] == [(30.0, 123.3, 100), (300.0, 53.3, 250), (570.0, 146.7, 50)]
+    assert chart["polyline"] == "30.0,123.3 300.0,53.3 570.0,146.7"
+    assert chart["gridlines"] == [(170.0, 0), (123.3, 100), (76.7, 200), (30.0, 300)]
     assert selectors._score_chart([]) is None
 
 

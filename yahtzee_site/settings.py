@@ -184,3 +184,5 @@ PRESENCE_HEARTBEAT_SECONDS = int(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "3
 
 # Where the optimal-play tables are stored (built by `manage.py solve`, or on first use).
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))
+# Seconds a computer player takes over each action (0 plays instantly, as in tests).
+BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.0"))

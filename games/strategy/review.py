@@ -1,0 +1,150 @@
+"""The coach's review of a finished game: every decision rated against optimal play.
+
+A turn holds up to three decisions for the player: which dice to keep before the second
+and third rolls, and which box to fill. Each is read from the game's move log, valued by
+the solved table, and rated by the expected points it lost against the best choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from games.rules import Category, Rules, Scorecard, parse_dice
+
+from .advisor import Advisor
+
+ROLLS_PER_TURN = 3
+COSTLIEST = 3
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    """One line of the move log, as the review needs it."""
+
+    kind: str  # "roll", "keep", "score" (others are ignored)
+    seat: int
+    dice: str = ""  # the dice after a roll; the dice scored
+    held: str = ""  # for a roll: which dice were kept for it ("01100")
+    category: str = ""  # for a score: the box
+
+
+@dataclass(frozen=True)
+class Decision:
+    seat: int
+    round: int
+    kind: str  # "keep" or "box"
+    dice: tuple[int, ...]
+    rolls_left: int
+    choice: tuple[int, ...] | Category
+    best: tuple[int, ...] | Category
+    loss: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "kind": self.kind,
+            "dice": list(self.dice),
+            "rolls_left": self.rolls_left,
+            "choice": _choice_to_wire(self.choice),
+            "best": _choice_to_wire(self.best),
+            "loss": round(self.loss, 3),
+        }
+
+
+@dataclass
+class SeatReview:
+    seat: int
+    decisions: list[Decision] = field(default_factory=list)
+
+    @property
+    def total_loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / len(self.decisions) if self.decisions else 0.0
+
+    @property
+    def costliest(self) -> list[Decision]:
+        ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.round))
+        return [d for d in ranked[:COSTLIEST] if d.loss > 0]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "decisions": [d.to_dict() for d in self.decisions],
+            "total_loss": round(self.total_loss, 3),
+            "mean_loss": round(self.mean_loss, 3),
+            "costliest": [self.decisions.index(d) for d in self.costliest],
+        }
+
+
+def _choice_to_wire(choice: tuple[int, ...] | Category) -> object:
+    return choice.value if isinstance(choice, Category) else list(choice)
+
+
+def _kept(dice: Sequence[int], held: str) -> tuple[int, ...]:
+    return tuple(sorted(d for d, h in zip(dice, held, strict=True) if h == "1"))
+
+
+def review_game(
+    advisor: Advisor,
+    rules: Rules,
+    seat_count: int,
+    moves: Iterable[LoggedMove],
+    seats: Iterable[int] | None = None,
+) -> dict[int, SeatReview]:
+    """Rate every keep and every box of ``seats`` (default: all) from the move log."""
+    wanted = set(range(seat_count) if seats is None else seats)
+    cards = [Scorecard(rules=rules) for _ in range(seat_count)]
+    reviews = {seat: SeatReview(seat) for seat in sorted(wanted)}
+    dice: tuple[int, ...] | None = None
+    rolls = 0
+    for move in moves:
+        seat = move.seat
+        if move.kind == "roll":
+            new = parse_dice(move.dice)
+            if rolls and seat in wanted:  # the keep that led to this roll
+                assert dice is not None
+                keep = _kept(dice, move.held)
+                reviews[seat].decisions.append(
+                    _rate(advisor, seat, cards[seat], dice, ROLLS_PER_TURN - rolls, keep, "keep")
+                )
+            dice, rolls = new, rolls + 1
+        elif move.kind == "score":
+            category = Category(move.category)
+            scored = parse_dice(move.dice)
+            if seat in wanted:
+                reviews[seat].decisions.append(
+                    _rate(
+                        advisor, seat, cards[seat], scored, ROLLS_PER_TURN - rolls, category, "box"
+                    )
+                )
+            cards[seat] = cards[seat].score(category, scored)
+            dice, rolls = None, 0
+    return reviews
+
+
+def _rate(
+    advisor: Advisor,
+    seat: int,
+    card: Scorecard,
+    dice: tuple[int, ...],
+    rolls_left: int,
+    choice: tuple[int, ...] | Category,
+    kind: str,
+) -> Decision:
+    ranking = advisor.rank(card, dice, rolls_left)
+    best = ranking[0]
+    chosen = next(o for o in ranking if o.choice == choice)
+    return Decision(
+        seat=seat,
+        round=card.filled_count + 1,
+        kind=kind,
+        dice=tuple(dice),
+        rolls_left=rolls_left,
+        choice=choice,
+        best=best.choice,
+        loss=max(0.0, best.expected_total - chosen.expected_total),
+    )
