@@ -27,9 +27,8 @@ from django.template.loader import render_to_string
 
 from . import autoplay, rendering, selectors, services
 from .broadcast import group_name
-from .models import Snapshot
+from .models import Player, Snapshot
 from .selectors import PresenceView
-from .services import Player
 
 logger = logging.getLogger(__name__)
 

@@ -17,6 +17,29 @@ CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
 CODE_LENGTH = 10
 
 
+@dataclass(frozen=True)
+class Player:
+    """Who is acting: an account holder, or a guest known by their session token."""
+
+    name: str
+    user_id: int | None = None
+    guest: str = ""
+
+    @property
+    def is_known(self) -> bool:
+        return self.user_id is not None or bool(self.guest)
+
+    def owns(self, seat: Seat) -> bool:
+        if self.user_id is not None:
+            return seat.user_id == self.user_id
+        return bool(self.guest) and not seat.user_id and seat.guest == self.guest
+
+    def hosts(self, game: Game) -> bool:
+        if self.user_id is not None:
+            return game.host_user_id == self.user_id
+        return bool(self.guest) and not game.host_user_id and game.host_guest == self.guest
+
+
 def new_game_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 

@@ -14,8 +14,7 @@ from collections import OrderedDict
 from django.template.loader import render_to_string
 
 from . import selectors
-from .models import Game, Snapshot
-from .services import Player
+from .models import Game, Player, Snapshot
 
 CACHE_SIZE = 2048
 _cache: OrderedDict[tuple, str] = OrderedDict()

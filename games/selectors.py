@@ -10,9 +10,8 @@ from django.db.models import Avg, Count, F, Max, Q
 
 from . import rules
 from .engine import ROUNDS, GameState
-from .models import Connection, Game, Move, Seat, Snapshot
+from .models import Connection, Game, Move, Player, Seat, Snapshot
 from .rules import LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
-from .services import Player
 from .strategy import advisor_if_ready
 from .strategy.bots import held_flags
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -15,7 +14,7 @@ from django.utils import timezone
 
 from . import engine
 from .engine import DiceSource
-from .models import BotLevel, Connection, Game, LiveServer, Move, Seat, Snapshot
+from .models import BotLevel, Connection, Game, LiveServer, Move, Player, Seat, Snapshot
 from .rules import Category, IllegalMove, Rules
 
 # The dice of every real game come from the operating system's generator.
@@ -48,29 +47,6 @@ class StaleAction(GameError):
 
 class GameNotFound(GameError):
     status = 404
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who is acting: an account holder, or a guest known by their session token."""
-
-    name: str
-    user_id: int | None = None
-    guest: str = ""
-
-    @property
-    def is_known(self) -> bool:
-        return self.user_id is not None or bool(self.guest)
-
-    def owns(self, seat: Seat) -> bool:
-        if self.user_id is not None:
-            return seat.user_id == self.user_id
-        return bool(self.guest) and not seat.user_id and seat.guest == self.guest
-
-    def hosts(self, game: Game) -> bool:
-        if self.user_id is not None:
-            return game.host_user_id == self.user_id
-        return bool(self.guest) and not game.host_user_id and game.host_guest == self.guest
 
 
 MAX_NAME = 40
