@@ -1,0 +1,1 @@
+"""Browser scenarios: run with `make test-browser`."""
