@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -300,6 +301,11 @@ class LiveServer(models.Model):
 
     def __str__(self) -> str:
         return self.id
+
+    @staticmethod
+    def stale_after() -> timedelta:
+        """A process not heard of for three heartbeats is gone, and its open pages with it."""
+        return timedelta(seconds=3 * max(settings.PRESENCE_HEARTBEAT_SECONDS, 10))
 
 
 class Connection(models.Model):

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Max, Q
+from django.utils import timezone
 
 from . import rules
 from .engine import ROUNDS, GameState
-from .models import Connection, Game, Move, Player, Seat, Snapshot
+from .models import Connection, Game, LiveServer, Move, Player, Seat, Snapshot
 from .rules import LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from .strategy import advisor_if_ready
 from .strategy.bots import held_flags
@@ -390,7 +391,8 @@ def _announcement(
     who = "Your" if current.is_you else f"{current.name}'s"
     if state.dice:
         dice = ", ".join(map(str, state.dice))
-        return f"{who} roll: {dice}. {state.rolls_left} rolls left."
+        left = state.rolls_left
+        return f"{who} roll: {dice}. {left} roll{'' if left == 1 else 's'} left."
     return f"Round {state.round} of {ROUNDS}. {who} turn."
 
 
@@ -578,7 +580,11 @@ class PresenceView:
 
 
 def presence_view(code: str) -> PresenceView:
-    open_pages = list(Connection.objects.filter(game__code=code).values_list("seat", flat=True))
+    pages = Connection.objects.filter(game__code=code)
+    if settings.PRESENCE_HEARTBEAT_SECONDS:  # pages of a server that stopped beating are gone
+        alive_since = timezone.now() - LiveServer.stale_after()
+        pages = pages.filter(server__last_seen__gte=alive_since)
+    open_pages = list(pages.values_list("seat", flat=True))
     names = (
         Seat.objects.filter(game__code=code).order_by("position").values_list("position", "name")
     )

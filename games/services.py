@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -50,7 +49,6 @@ class GameNotFound(GameError):
 
 
 MAX_NAME = 40
-PRESENCE_STALE_AFTER = timedelta(seconds=90)
 
 
 def _clean_name(name: str) -> str:
@@ -395,7 +393,7 @@ def server_heartbeat(server_id: str) -> None:
     """Mark this server process alive and forget the connections of processes that died."""
     now = timezone.now()
     LiveServer.objects.update_or_create(id=server_id, defaults={"last_seen": now})
-    LiveServer.objects.filter(last_seen__lt=now - PRESENCE_STALE_AFTER).delete()
+    LiveServer.objects.filter(last_seen__lt=now - LiveServer.stale_after()).delete()
 
 
 def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | None) -> bool:

@@ -98,6 +98,12 @@ def instant_computer_players(settings: Any) -> None:
     settings.BOT_DELAY_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def no_presence_heartbeat(settings: Any) -> None:
+    """No background heartbeat task per test event loop; presence tests turn it on."""
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0
+
+
 @pytest.fixture(scope="session")
 def coach_advisor() -> Any:
     """The optimal-play table for the official rules, loaded from (or built into) the

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Game, Move
+from games.models import Connection, Game, LiveServer, Move
 from games.rules import Category
 from games.services import Player
 from tests.conftest import ScriptedDice, full_card, guest_player, player_of, version_of
@@ -117,6 +117,12 @@ def test_after_a_roll_the_dice_show_with_their_toggles(duel, ann):
     assert view.dice[2].pips == [(28, 28), (50, 50), (72, 72)]
     assert (view.can_keep, view.rolls_left) == (True, 2)
     assert view.announcement == "Your roll: 2, 2, 3, 3, 3. 2 rolls left."
+
+
+def test_the_announcement_counts_one_roll_in_the_singular(duel, ann, ben):
+    roll(duel, ann, "22333")
+    roll(duel, ann, "44455")  # nothing kept: all five dice roll again
+    assert view_of(duel, ben).announcement.endswith("1 roll left.")
 
 
 def test_only_the_current_players_open_boxes_carry_points(duel, ann, ben):
@@ -396,3 +402,19 @@ def test_a_solo_game_counts_as_played_but_not_as_a_win(alice, bob, finished_game
 
     assert (history.games_played, history.wins) == (2, 1)
     assert [e.won for e in history.entries] == [True, False]
+
+
+def test_presence_forgets_the_pages_of_a_server_that_stopped(duel, settings):
+    settings.PRESENCE_HEARTBEAT_SECONDS = 15
+    services.presence_open(server_id="alive", code=duel.code, channel_name="a", seat=0)
+    services.presence_open(server_id="crashed", code=duel.code, channel_name="b", seat=1)
+    services.presence_open(server_id="crashed", code=duel.code, channel_name="c", seat=None)
+    LiveServer.objects.filter(id="crashed").update(last_seen=timezone.now() - timedelta(minutes=2))
+
+    assert selectors.presence_view(duel.code) == selectors.PresenceView(
+        seats=(("alice", True), ("bob", False)), watching=0
+    )
+
+    services.server_heartbeat("alive")  # the living also sweep away what the dead left
+    assert not LiveServer.objects.filter(id="crashed").exists()
+    assert list(Connection.objects.values_list("channel_name", flat=True)) == ["a"]

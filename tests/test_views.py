@@ -471,8 +471,8 @@ def test_roll_without_htmx_redirects_to_the_game_page(duel, alice_client, loaded
     assert response.status_code == 302
     assert response["Location"] == url(duel)
     page = text(alice_client.get(url(duel)))
-    assert 'aria-label="Die 1: 3"' in page
-    assert 'aria-label="Die 5: 6"' in page
+    assert 'aria-label="Die 1: 3, keep"' in page
+    assert 'aria-label="Die 5: 6, keep"' in page
     assert "2 left" in page
 
 
@@ -486,7 +486,7 @@ def test_roll_with_htmx_answers_with_the_board_fragment(duel, alice_client, load
     assert "<html" not in body
     assert 'id="board"' in body
     assert version_of(response) == version_of(duel)
-    assert 'aria-label="Die 2: 1"' in body
+    assert 'aria-label="Die 2: 1, keep"' in body
 
 
 def test_keep_marks_the_held_dice_and_the_next_roll_keeps_them(rolled, alice_client, loaded_dice):
@@ -572,7 +572,7 @@ def test_stale_roll_changes_nothing_and_shows_current_table(duel, alice_client, 
     assert response.status_code == 409
     assert "nothing changed" in error_of(response)
     assert version_of(response) == old + 1
-    assert 'aria-label="Die 5: 5"' in text(response)
+    assert 'aria-label="Die 5: 5, keep"' in text(response)
     assert snapshot(duel) == before
 
 

@@ -89,9 +89,20 @@
   document.addEventListener("htmx:afterSwap", showTurnCue);
   document.addEventListener("DOMContentLoaded", showTurnCue);
 
+  function showConnection(text) {
+    var bar = document.getElementById("presence");
+    if (bar) bar.innerHTML = '<span class="connecting"></span>';
+    if (bar) bar.firstChild.textContent = text;
+  }
+
   // A server restart closes sockets with "going away"; come back like after a lost network.
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code;
+    if (code === 4404 || code === 4429) {
+      showConnection("This page stopped updating live. Reload it to see the table as it stands.");
+      return;
+    }
+    showConnection("Reconnecting to the table…");
     if (code === 1000 || code === 1001 || code === 1005) {
       var room = document.querySelector("[ws-connect]");
       if (!room) return;
@@ -102,6 +113,60 @@
         room.setAttribute("ws-connect", url);
         htmx.process(room);
       }, 1000 + Math.random() * 1000);
+    }
+  });
+})();
+
+// Pressing dice quickly: while the table answers one press, a second press on a die (or
+// its key) would be dropped. Hold such presses and replay them, in order, on the new board.
+(function () {
+  "use strict";
+
+  var waiting = [];
+  var busy = false;
+  var since = 0;
+
+  function boardRequest(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && elt.closest && elt.closest("#board");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (boardRequest(event)) {
+      busy = true;
+      since = Date.now();
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var die = event.target.closest && event.target.closest("[data-die]");
+    if (!die || !busy || Date.now() - since > 3000) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    waiting.push(die.getAttribute("data-die"));
+  }, true);
+
+  function replay() {
+    busy = false;
+    var next = waiting.shift();
+    if (!next) return;
+    var die = document.querySelector('[data-die="' + next + '"]:not([disabled])');
+    if (die) die.click();
+    else waiting = [];
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (boardRequest(event) || (event.target && event.target.id === "board")) replay();
+  });
+  // The room's push of the same version often lands first; the response then swaps into
+  // the board it replaced, out of the page, and no event of it reaches here.
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if ((event.detail.message || "").indexOf('id="board"') >= 0) replay();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (boardRequest(event) && !event.detail.successful && event.detail.failed) {
+      busy = false;
+      waiting = [];
     }
   });
 })();

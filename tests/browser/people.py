@@ -35,7 +35,7 @@ BOXES = (
     "yahtzee",
     "chance",
 )
-_DIE_LABEL = re.compile(r"Die (\d): (\d)(, kept)?")
+_DIE_LABEL = re.compile(r"Die (\d): (\d)(?:(, kept)|, keep)?")
 _SCORE_LABEL = re.compile(r"Score (\d+) in (.+)")
 
 

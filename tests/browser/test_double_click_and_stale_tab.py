@@ -13,10 +13,12 @@ from .people import (
     code_of,
     dice,
     open_table,
+    roll,
     score_options,
     sign_up,
     start_game,
     totals,
+    unfocus,
     version,
     wait_live,
     wait_version,
@@ -61,6 +63,23 @@ def test_a_double_click_on_roll_rolls_once(person, server):
     assert final["version"] == after["version"] + 1
     assert final["round"] == 2
     assert final["seats"][0]["card"][box] == points
+    expect(page.locator("#flash")).to_have_text("")
+
+
+def test_dice_pressed_in_quick_succession_are_all_kept(person, server):
+    page, link = solo_game(person)
+    code = code_of(link)
+    roll(page, keyboard=True)
+    start = server.state(code)["version"]
+
+    unfocus(page)
+    page.keyboard.press("1")
+    page.keyboard.press("2")  # while the first press is still on its way
+    page.keyboard.press("4")
+    wait_version(page, start + 3)
+
+    assert server.state(code)["kept"] == [True, True, False, True, False]
+    assert [d.kept for d in dice(page)] == [True, True, False, True, False]
     expect(page.locator("#flash")).to_have_text("")
 
 
