@@ -40,3 +40,42 @@ test: lint
 
 clean:
 	rm -rf $(VENV) staticfiles .coverage
+
+# The coach's optimal-play tables (official rules and upper-first), stored in var/strategy/.
+.PHONY: solve bench-strategy
+solve: install
+	$(BIN)/python manage.py solve
+	$(BIN)/python manage.py solve --upper-first
+
+bench-strategy: install
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/bench_strategy.py
+
+# Browser scenarios (tests/browser/): the real server (daphne) driven through Debian's Chromium
+# (apt-get install -y chromium); screenshots and failure traces go to test-artifacts/.
+.PHONY: test-browser
+test-browser: install
+	YAHTZEE_BROWSER=1 $(BIN)/python -m pytest tests/browser --output test-artifacts/playwright \
+		--tracing retain-on-failure --screenshot only-on-failure $(PYTEST_ARGS)
+
+# Scale-out (tests/scale/): two daphne processes on a fresh PostgreSQL database and Redis, one
+# game played across both; then the service, view and consumer tests on PostgreSQL + Redis.
+# Needs PostgreSQL (127.0.0.1:5432, trust) and Redis (127.0.0.1:6379): down means FAIL, not skip.
+SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
+SCALE_REDIS ?= redis://127.0.0.1:6379
+SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py)
+# The in-memory layer's `groups` attribute does not exist on the Redis layer.
+SCALE_DESELECT = --deselect tests/test_consumers.py::test_presence_counts_players_and_watchers_and_closing_leaves_nothing
+.PHONY: test-scale bench-load
+test-scale: install
+	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \
+		YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) $(BIN)/python -m pytest tests/scale $(PYTEST_ARGS)
+	DATABASE_URL=$(SCALE_POSTGRES)/yahtzee_$$$$ REDIS_URL=$(SCALE_REDIS)/$$(( $$$$ % 15 + 1 )) \
+		$(BIN)/python -m pytest $(SCALE_SUITE) $(SCALE_DESELECT) -q $(PYTEST_ARGS)
+
+# Live rooms load benchmark (bench/bench_load.py): embedded, then scale, at the target figures;
+# prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 8 minutes.
+bench-load: install
+	$(BIN)/python -m bench.bench_load --mode embedded --rooms 100 --rate 50 --duration 60
+	YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) \
+		$(BIN)/python -m bench.bench_load --mode scale --rooms 100 --rate 100 --duration 60

@@ -60,9 +60,9 @@ async def test_every_page_on_every_process_gets_every_version_once_in_order(two_
             turns = 0
             while True:
                 table = await live.state(client, here.base_url, code)
-                assert table["version"] == version
                 if table["status"] == "finished":
                     break
+                assert table["version"] == version  # the same state, whichever process
                 player = players[table["current_seat"]]
                 base = server_of[player.name].base_url
                 choices: list[str] = []
@@ -76,8 +76,11 @@ async def test_every_page_on_every_process_gets_every_version_once_in_order(two_
                         fields = {"category": choices[0]}
                     response = await player.act(client, base, code, action, version, **fields)
                     assert response.status_code == 200, (action, response.text[:500])
-                    assert live.board_version(response.text) == version + 1
-                    version += 1
+                    answered = live.board_version(response.text)
+                    # One version per action; after the last one the coach's review of the
+                    # finished game may already have added its own.
+                    assert answered == version + 1 or (action == "score" and answered > version)
+                    version = answered
                     choices = live.SCORE_CHOICES.findall(response.text)
                 turns += 1
                 if turns == 2:
@@ -98,8 +101,13 @@ async def test_every_page_on_every_process_gets_every_version_once_in_order(two_
                 reader.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
 
-    expected = list(range(1, version + 1))
+    # Every page saw every version up to the end of the game, once and in order (and the
+    # review's version too if it was written before the pages closed).
     for log in logs:
-        assert log.versions == expected, (log.label, log.audit(1, version))
+        assert log.versions == list(range(1, max(log.versions) + 1)), (
+            log.label,
+            log.audit(1, version),
+        )
+        assert max(log.versions) >= version, log.label
     for server in two_servers:
         assert "Traceback" not in server.log(), server.log()[-4000:]
