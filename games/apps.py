@@ -6,7 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import autoplay, broadcast, services
+        from . import autoplay, broadcast, rendering, services
 
+        services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)
         services.on_game_changed(autoplay.on_change)

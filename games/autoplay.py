@@ -55,7 +55,7 @@ def resume(code: str) -> None:
 
 
 def _seat_on_turn(snapshot: Snapshot):
-    position = snapshot.game.engine_state(snapshot.seats).current_seat
+    position = snapshot.state.current_seat if snapshot.state else None
     return snapshot.seats[position] if position is not None else None
 
 
@@ -121,7 +121,7 @@ def _bot_acts(code: str, version: int) -> None:
             _scheduled.discard((code, version))
         _schedule(code, version, _bot_acts, max(WARMUP_RETRY_SECONDS, settings.BOT_DELAY_SECONDS))
         return
-    state = game.engine_state(snapshot.seats)
+    state = snapshot.state
     action = choose_action(
         advisor, state, seat.position, services.dice_source, BotLevel(seat.bot).policy
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from . import rendering
 from .models import Snapshot
 
 
@@ -23,5 +24,11 @@ def announce(snapshot: Snapshot) -> None:
         return
     async_to_sync(layer.group_send)(
         group_name(snapshot.game.code),
-        {"type": "game.changed", "version": snapshot.game.version, "snapshot": snapshot.to_wire()},
+        {
+            "type": "game.changed",
+            "version": snapshot.game.version,
+            "snapshot": snapshot.to_wire(),
+            # Rendered once here (cached by rendering.remember), not again on every process.
+            "boards": rendering.prerender(snapshot),
+        },
     )

@@ -47,6 +47,22 @@ def _viewer(scope: dict) -> Player:
     return Player(name="", guest=token)
 
 
+_decoded_cache: dict[tuple[str, int], Snapshot] = {}
+
+
+def _decoded(event: dict) -> Snapshot:
+    """The event's snapshot, decoded once per version for all the sockets of this process."""
+    wire = event["snapshot"]
+    key = (wire["game"]["code"], event["version"])
+    snapshot = _decoded_cache.get(key)
+    if snapshot is None:
+        if len(_decoded_cache) > 1024:
+            _decoded_cache.clear()
+        snapshot = _decoded_cache[key] = Snapshot.from_wire(wire)
+        rendering.adopt(snapshot, event.get("boards", {}))
+    return snapshot
+
+
 def _seat_of(snapshot: Snapshot, viewer: Player) -> int | None:
     return next((s.position for s in snapshot.seats if viewer.owns(s)), None)
 
@@ -117,7 +133,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = event["version"]
         if version <= self.version or version in self.pending:
             return  # already shown: a duplicate or an old message
-        self.pending[version] = Snapshot.from_wire(event["snapshot"])
+        self.pending[version] = rendering.snapshot_at(self.code, version) or _decoded(event)
         await self.flush_in_order()
         if self.pending and self.gap_timer is None:
             # A version is missing: wait a moment for it, then resynchronise.

@@ -3,9 +3,11 @@ scorecard) and an append-only Move log. Converts to and from the engine's state.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -264,12 +266,26 @@ class Snapshot:
     seats: list[Seat] = field(default_factory=list)
     rematch_code: str | None = None
 
+    @cached_property
+    def state(self) -> GameState | None:
+        """The engine's state at this version (None in the lobby), worked out once."""
+        if self.game.status == Game.Status.LOBBY:
+            return None
+        return self.game.engine_state(self.seats)
+
     @classmethod
     def of(cls, game: Game, seats: list[Seat] | None = None) -> Snapshot:
         if seats is None:
             seats = list(game.seats.order_by("position"))
-        rematch = Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
-        return cls(game=game, seats=sorted(seats, key=lambda s: s.position), rematch_code=rematch)
+        rematch = None
+        if game.status == Game.Status.FINISHED:  # only a finished game has a rematch
+            rematch = Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
+        # Copies: the caller may go on changing its own instances after the snapshot is taken.
+        return cls(
+            game=copy.copy(game),
+            seats=[copy.copy(seat) for seat in sorted(seats, key=lambda s: s.position)],
+            rematch_code=rematch,
+        )
 
     @classmethod
     def load(cls, code: str) -> Snapshot | None:

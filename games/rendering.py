@@ -14,10 +14,10 @@ from collections import OrderedDict
 from django.template.loader import render_to_string
 
 from . import selectors
-from .models import Game, Player, Snapshot
+from .models import Game, Player, Seat, Snapshot
 
 CACHE_SIZE = 2048
-_cache: OrderedDict[tuple, str] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -28,16 +28,52 @@ class _UserFlag:
         self.is_authenticated = authenticated
 
 
-def viewpoint(snapshot: Snapshot, viewer: Player) -> tuple:
+def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     """What makes one person's board differ from another's at this version."""
     game = snapshot.game
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
-        current = game.engine_state(snapshot.seats).current_seat
-        return (game.status, seat is not None and seat == current)
+        on_turn = seat is not None and seat == snapshot.state.current_seat
+        return f"playing:{'on-turn' if on_turn else 'watching'}"
     if game.status == Game.Status.FINISHED:
-        return (game.status, seat is not None)
-    return (game.status, seat, viewer.hosts(game), viewer.user_id is not None)
+        return f"finished:{'seated' if seat is not None else 'watching'}"
+    return f"lobby:{seat}:{viewer.hosts(game)}:{viewer.user_id is not None}"
+
+
+def _owner(seat: Seat) -> Player:
+    return Player(seat.name, user_id=seat.user_id, guest="" if seat.user_id else seat.guest)
+
+
+def _everyday_viewers(snapshot: Snapshot) -> list[Player]:
+    """One viewer for each board nearly everyone at a table in play (or over) sees."""
+    game, seats = snapshot.game, snapshot.seats
+    viewers = [Player("")]  # anyone not on turn: the other players and the watchers
+    if game.status == Game.Status.PLAYING:
+        on_turn = seats[snapshot.state.current_seat]
+        if not on_turn.bot:
+            viewers.append(_owner(on_turn))
+    elif game.status == Game.Status.FINISHED and seats:
+        viewers.append(_owner(seats[0]))
+    else:
+        return []  # in the lobby, boards differ seat by seat: rendered when asked
+    return viewers
+
+
+def prerender(snapshot: Snapshot) -> dict[str, str]:
+    """The boards of this version by viewpoint, rendered now (in the thread that made the
+    change) so that no socket, here or on another process, has to render them again."""
+    return {
+        viewpoint(snapshot, viewer): live_board(snapshot, viewer)
+        for viewer in _everyday_viewers(snapshot)
+    }
+
+
+def adopt(snapshot: Snapshot, boards: dict[str, str]) -> None:
+    """Boards rendered by the process that made the change, for this process's sockets."""
+    code, version = snapshot.game.code, snapshot.game.version
+    with _lock:
+        for point, html in boards.items():
+            _cache.setdefault((code, version, point), html)
 
 
 def live_board(snapshot: Snapshot, viewer: Player) -> str:
@@ -62,10 +98,43 @@ def live_board(snapshot: Snapshot, viewer: Player) -> str:
     return html
 
 
+_markers: dict[int | None, str] = {}
+
+
 def seat_marker(snapshot: Snapshot, viewer: Player) -> str:
     """The one viewer-specific element: which seat (if any) is this viewer's."""
     you = next((s for s in snapshot.seats if viewer.owns(s)), None)
-    return render_to_string("games/room.html#me", {"g": {"you": you}})
+    position = you.position if you else None
+    html = _markers.get(position)
+    if html is None:
+        html = _markers[position] = render_to_string("games/room.html#me", {"g": {"you": you}})
+    return html
+
+
+# The newest snapshot of each game this process has heard of (services announce each one
+# on commit), so a response or a push of that version needs no query of its own.
+_latest: OrderedDict[str, Snapshot] = OrderedDict()
+LATEST_SIZE = 4096
+
+
+def remember(snapshot: Snapshot) -> None:
+    """Listener for services: keep the newest snapshot and render its everyday boards."""
+    prerender(snapshot)
+    code = snapshot.game.code
+    with _lock:
+        known = _latest.get(code)
+        if known is None or known.game.version < snapshot.game.version:
+            _latest[code] = snapshot
+            _latest.move_to_end(code)
+            if len(_latest) > LATEST_SIZE:
+                _latest.popitem(last=False)
+
+
+def snapshot_at(code: str, version: int) -> Snapshot | None:
+    """The snapshot of ``code`` at ``version`` if this process has it at hand."""
+    with _lock:
+        known = _latest.get(code)
+    return known if known is not None and known.game.version == version else None
 
 
 def live_message(snapshot: Snapshot, viewer: Player) -> str:

@@ -32,9 +32,9 @@ from .forms import (
     SignupForm,
     VersionForm,
 )
-from .models import Game
+from .models import Game, Seat, Snapshot
 from .rules import Rules
-from .services import GameError, Player
+from .services import GameError, GameNotFound, Player
 
 
 def player_for(request: HttpRequest) -> Player:
@@ -119,10 +119,16 @@ def _game_or_404(code: str) -> Game:
     return game
 
 
+def _snapshot_or_404(code: str) -> Snapshot:
+    snapshot = selectors.load_snapshot(code)
+    if snapshot is None:
+        raise Http404("There is no game with that link.")
+    return snapshot
+
+
 def render_game(
-    request: HttpRequest, game: Game, *, error: str | None = None, status: int = 200
+    request: HttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
-    snapshot = selectors.snapshot(game)
     viewer = player_for(request)
     if request.htmx:
         # The same shared fragment the room's sockets get, plus this request's message.
@@ -131,7 +137,7 @@ def render_game(
     context = {
         "g": selectors.snapshot_view(snapshot, viewer),
         "error": error,
-        "presence": selectors.presence_view(game.code),
+        "presence": selectors.presence_view(snapshot.game.code),
     }
     return render(request, "games/room.html", context, status=status)
 
@@ -142,9 +148,9 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    game = _game_or_404(code)
-    autoplay.resume(game.code)  # a computer player's turn left pending by a restart
-    return render_game(request, game)
+    snapshot = _snapshot_or_404(code)
+    autoplay.resume(code)  # a computer player's turn left pending by a restart
+    return render_game(request, snapshot)
 
 
 @require_GET
@@ -156,27 +162,28 @@ def _act(
     request: HttpRequest,
     code: str,
     form_class: type[VersionForm],
-    act: Callable[[Player, VersionForm], object],
+    act: Callable[[Player, VersionForm], Game | Seat],
 ) -> HttpResponse:
     """Run one game action from a POSTed form and answer with the table as it now stands."""
-    game = _game_or_404(code)
     form = form_class(request.POST)
     if not form.is_valid():
-        return render_game(request, game, error=_form_error(form), status=400)
+        return render_game(request, _snapshot_or_404(code), error=_form_error(form), status=400)
     try:
-        act(player_for(request), form)
+        changed = act(player_for(request), form)
+    except GameNotFound:
+        raise Http404("There is no game with that link.") from None
     except GameError as error:
-        game.refresh_from_db()
-        return render_game(request, game, error=str(error), status=error.status)
+        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
     if not request.htmx:
-        return redirect(game)
-    game.refresh_from_db()
-    return render_game(request, game)
+        return redirect("game", code=code)
+    version = (changed if isinstance(changed, Game) else changed.game).version
+    # The snapshot this change was announced with, if this process heard it; else reload.
+    return render_game(request, rendering.snapshot_at(code, version) or _snapshot_or_404(code))
 
 
 @require_POST
 def game_join(request: HttpRequest, code: str) -> HttpResponse:
-    def act(player: Player, form: VersionForm) -> object:
+    def act(player: Player, form: VersionForm) -> Game | Seat:
         if not player.is_known or (player.guest and form.cleaned_data.get("name")):
             player = _remember_guest(request, form.cleaned_data.get("name", ""))
         return services.game_join(code=code, player=player, version=form.cleaned_data["version"])
@@ -267,11 +274,12 @@ def turn_score(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
-    game = _game_or_404(code)
     try:
         new = services.game_rematch(code=code, player=player_for(request))
+    except GameNotFound:
+        raise Http404("There is no game with that link.") from None
     except GameError as error:
-        return render_game(request, game, error=str(error), status=error.status)
+        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = new.get_absolute_url()

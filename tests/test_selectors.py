@@ -152,10 +152,10 @@ def test_only_the_current_players_open_boxes_carry_points(duel, ann, ben):
 def test_rows_list_every_box_for_every_seat_in_printed_order(duel, ann):
     view = view_of(duel, ann)
 
-    assert [c for c, _ in view.rows] == list(Category)
-    assert [c for c, _ in view.upper_rows] == list(Category)[:6]
-    assert [c for c, _ in view.lower_rows] == list(Category)[6:]
-    assert all(len(boxes) == 2 for _, boxes in view.rows)
+    assert [(r.value, r.label) for r in view.rows] == [(c.value, c.label) for c in Category]
+    assert [r.value for r in view.upper_rows] == [c.value for c in list(Category)[:6]]
+    assert [r.value for r in view.lower_rows] == [c.value for c in list(Category)[6:]]
+    assert all(len(row.boxes) == 2 for row in view.rows)
 
 
 def test_upper_first_says_why_lower_boxes_are_closed(make_game, ann):

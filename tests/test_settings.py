@@ -58,7 +58,7 @@ def test_embedded_default_is_sqlite_in_wal_with_immediate_transactions(tmp_path)
     assert "'transaction_mode': 'IMMEDIATE'" in options
     assert "journal_mode=WAL" in options
     layer = settings_value('settings.CHANNEL_LAYERS["default"]["BACKEND"]')
-    assert layer == "channels.layers.InMemoryChannelLayer"
+    assert layer == "yahtzee_site.channel_layers.ThrottledInMemoryChannelLayer"
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH")}
 else:
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A pool of open connections, shared by the requests and sockets of this process.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 20}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -121,10 +122,20 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "BACKEND": "yahtzee_site.channel_layers.ThrottledInMemoryChannelLayer",
             "CONFIG": {"capacity": 1500, "expiry": 30},
         }
     }
+
+# Sessions are read on every request: keep them in the cache, written through to the
+# database. One process uses its own memory; several share Redis.
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
