@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
@@ -356,3 +357,14 @@ def finished_game(db: None) -> Callable[..., Game]:
         return game
 
     return make
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """The test database, and at the end its pooled PostgreSQL connections closed first, so
+    that the database can be dropped (a pool keeps its connections open otherwise)."""
+    yield
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if callable(getattr(connection, "close_pool", None)):
+                connection.close_pool()
