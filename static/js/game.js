@@ -125,6 +125,12 @@
   var waiting = [];
   var busy = false;
   var since = 0;
+  var sentAt = 0;  // the board's version when the press on its way was sent
+
+  function shownVersion() {
+    var board = document.getElementById("board");
+    return board ? parseInt(board.getAttribute("data-version"), 10) || 0 : 0;
+  }
 
   function boardRequest(event) {
     var elt = event.detail && event.detail.elt;
@@ -135,6 +141,7 @@
     if (boardRequest(event)) {
       busy = true;
       since = Date.now();
+      sentAt = shownVersion();
     }
   });
 
@@ -161,7 +168,10 @@
   // The room's push of the same version often lands first; the response then swaps into
   // the board it replaced, out of the page, and no event of it reaches here.
   document.addEventListener("htmx:wsAfterMessage", function (event) {
-    if ((event.detail.message || "").indexOf('id="board"') >= 0) replay();
+    // Only a newer table than the one the press was made on answers it.
+    if ((event.detail.message || "").indexOf('id="board"') >= 0 && shownVersion() > sentAt) {
+      replay();
+    }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (boardRequest(event) && !event.detail.successful && event.detail.failed) {
