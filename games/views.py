@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from django import forms as django_forms
 from django.contrib import messages
@@ -162,14 +163,23 @@ def _act(
     request: HttpRequest,
     code: str,
     form_class: type[VersionForm],
-    act: Callable[[Player, VersionForm], Game | Seat],
+    service: Callable[..., Game | Seat],
+    arguments: Callable[[Any], dict[str, Any]] = lambda form: {},
+    player: Callable[[Any], Player] | None = None,
 ) -> HttpResponse:
-    """Run one game action from a POSTed form and answer with the table as it now stands."""
+    """Run one game action from a POSTed form and answer with the table as it now stands.
+
+    ``service`` is called with the game's code, the acting player, the version the form was
+    made against and whatever ``arguments`` reads from the form.
+    """
     form = form_class(request.POST)
     if not form.is_valid():
         return render_game(request, _snapshot_or_404(code), error=_form_error(form), status=400)
+    actor = player(form) if player else player_for(request)
     try:
-        changed = act(player_for(request), form)
+        changed = service(
+            code=code, player=actor, version=form.cleaned_data["version"], **arguments(form)
+        )
     except GameNotFound:
         raise Http404("There is no game with that link.") from None
     except GameError as error:
@@ -183,12 +193,13 @@ def _act(
 
 @require_POST
 def game_join(request: HttpRequest, code: str) -> HttpResponse:
-    def act(player: Player, form: VersionForm) -> Game | Seat:
-        if not player.is_known or (player.guest and form.cleaned_data.get("name")):
-            player = _remember_guest(request, form.cleaned_data.get("name", ""))
-        return services.game_join(code=code, player=player, version=form.cleaned_data["version"])
+    def joining(form: JoinForm) -> Player:
+        known = player_for(request)
+        if not known.is_known or (known.guest and form.cleaned_data.get("name")):
+            return _remember_guest(request, form.cleaned_data.get("name", ""))
+        return known
 
-    return _act(request, code, JoinForm, act)
+    return _act(request, code, JoinForm, services.game_join, player=joining)
 
 
 @require_POST
@@ -197,9 +208,8 @@ def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
         request,
         code,
         AddBotForm,
-        lambda p, f: services.game_add_bot(
-            code=code, player=p, version=f.cleaned_data["version"], level=f.cleaned_data["level"]
-        ),
+        services.game_add_bot,
+        lambda f: {"level": f.cleaned_data["level"]},
     )
 
 
@@ -209,66 +219,35 @@ def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
         request,
         code,
         RemoveBotForm,
-        lambda p, f: services.game_remove_bot(
-            code=code,
-            player=p,
-            version=f.cleaned_data["version"],
-            position=f.cleaned_data["position"],
-        ),
+        services.game_remove_bot,
+        lambda f: {"position": f.cleaned_data["position"]},
     )
 
 
 @require_POST
 def game_leave(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request,
-        code,
-        VersionForm,
-        lambda p, f: services.game_leave(code=code, player=p, version=f.cleaned_data["version"]),
-    )
+    return _act(request, code, VersionForm, services.game_leave)
 
 
 @require_POST
 def game_start(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request,
-        code,
-        VersionForm,
-        lambda p, f: services.game_start(code=code, player=p, version=f.cleaned_data["version"]),
-    )
+    return _act(request, code, VersionForm, services.game_start)
 
 
 @require_POST
 def turn_roll(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request,
-        code,
-        VersionForm,
-        lambda p, f: services.turn_roll(code=code, player=p, version=f.cleaned_data["version"]),
-    )
+    return _act(request, code, VersionForm, services.turn_roll)
 
 
 @require_POST
 def turn_keep(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request,
-        code,
-        KeepForm,
-        lambda p, f: services.turn_keep(
-            code=code, player=p, version=f.cleaned_data["version"], held=f.held_flags()
-        ),
-    )
+    return _act(request, code, KeepForm, services.turn_keep, lambda f: {"held": f.held_flags()})
 
 
 @require_POST
 def turn_score(request: HttpRequest, code: str) -> HttpResponse:
     return _act(
-        request,
-        code,
-        ScoreForm,
-        lambda p, f: services.turn_score(
-            code=code, player=p, version=f.cleaned_data["version"], category=f.category_value()
-        ),
+        request, code, ScoreForm, services.turn_score, lambda f: {"category": f.category_value()}
     )
 
 
