@@ -366,5 +366,13 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Any:
     yield
     with django_db_blocker.unblock():
         for connection in connections.all():
-            if callable(getattr(connection, "close_pool", None)):
-                connection.close_pool()
+            if connection.vendor != "postgresql":
+                continue
+            # A connection a finished thread still held (and so never gave back to the
+            # pool) would keep the test database from being dropped: end them all.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close_pool()
