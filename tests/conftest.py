@@ -162,6 +162,22 @@ def carol(make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
+def ann(alice: Any) -> Player:
+    """Alice, as the services see her."""
+    return player_of(alice)
+
+
+@pytest.fixture
+def ben(bob: Any) -> Player:
+    return player_of(bob)
+
+
+@pytest.fixture
+def cat(carol: Any) -> Player:
+    return player_of(carol)
+
+
+@pytest.fixture
 def make_client(db: None) -> Callable[..., Client]:
     """A browser: logged in as ``user``, or a guest whose session remembers ``guest``."""
 
@@ -240,6 +256,12 @@ def make_game(db: None) -> Callable[..., Game]:
         return game
 
     return make
+
+
+@pytest.fixture
+def duel(make_game: Callable[..., Game], ann: Player, ben: Player) -> Game:
+    """Alice and Bob at a started table; Alice won the roll-off."""
+    return make_game(ann, ben, start=True, starter=0)
 
 
 @pytest.fixture

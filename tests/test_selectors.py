@@ -11,27 +11,12 @@ from games import selectors, services
 from games.models import Connection, Game, LiveServer, Move
 from games.rules import Category
 from games.services import Player
-from tests.conftest import ScriptedDice, full_card, guest_player, player_of, version_of
+from tests.conftest import ScriptedDice, full_card, guest_player, version_of
 
 pytestmark = pytest.mark.django_db
 
 C = Category
 NOBODY = Player(name="")
-
-
-@pytest.fixture
-def ann(alice):
-    return player_of(alice)
-
-
-@pytest.fixture
-def ben(bob):
-    return player_of(bob)
-
-
-@pytest.fixture
-def duel(make_game, ann, ben):
-    return make_game(ann, ben, start=True, starter=0)
 
 
 def roll(game: Game, player: Player, faces: str) -> Game:

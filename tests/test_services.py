@@ -22,7 +22,6 @@ from tests.conftest import (
     DICE_SEED,
     ScriptedDice,
     guest_player,
-    player_of,
     snapshot,
     version_of,
 )
@@ -30,27 +29,6 @@ from tests.conftest import (
 pytestmark = pytest.mark.django_db
 
 C = Category
-
-
-@pytest.fixture
-def ann(alice):
-    return player_of(alice)
-
-
-@pytest.fixture
-def ben(bob):
-    return player_of(bob)
-
-
-@pytest.fixture
-def cat(carol):
-    return player_of(carol)
-
-
-@pytest.fixture
-def duel(make_game, ann, ben):
-    """Alice and Bob at a started table; Alice won the roll-off."""
-    return make_game(ann, ben, start=True, starter=0)
 
 
 def roll(game: Game, player: Player, faces: str, version: int | None = None) -> Game:
