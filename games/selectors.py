@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Max, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from . import rules
@@ -36,11 +40,11 @@ class RowView(TemplateView):
 
     value: str
     label: str
-    boxes: list[BoxView]
+    boxes: tuple[BoxView, ...]
 
 
 # Pip positions on a 100x100 die face, by face value.
-_PIPS = {
+PIPS = {
     1: [(50, 50)],
     2: [(28, 28), (72, 72)],
     3: [(28, 28), (50, 50), (72, 72)],
@@ -61,7 +65,7 @@ class DieView(TemplateView):
 
     @property
     def pips(self) -> list[tuple[int, int]]:
-        return _PIPS[self.value]
+        return PIPS[self.value]
 
     @property
     def name(self) -> str:
@@ -153,8 +157,12 @@ class GameView(TemplateView):
         return self.game.code
 
     @property
+    def urls(self) -> Mapping[str, str]:
+        return action_urls(self.game.code)
+
+    @property
     def rows(self) -> list[RowView]:
-        return [RowView(c.value, c.label, [s.boxes[c] for s in self.seats]) for c in Category]
+        return [RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in Category]
 
     @property
     def upper_rows(self) -> list[RowView]:
@@ -175,6 +183,25 @@ class GameView(TemplateView):
     @property
     def can_keep(self) -> bool:
         return self.your_turn and self.has_rolled and self.rolls_left > 0
+
+
+ACTIONS = (
+    "game_join",
+    "game_leave",
+    "game_add_bot",
+    "game_remove_bot",
+    "game_start",
+    "turn_roll",
+    "turn_keep",
+    "turn_score",
+    "game_rematch",
+)
+
+
+@lru_cache(maxsize=4096)
+def action_urls(code: str) -> Mapping[str, str]:
+    """Where a game's forms post, by URL name (reversed once per game, not per render)."""
+    return MappingProxyType({name: reverse(name, args=[code]) for name in ACTIONS})
 
 
 def get_game(code: str) -> Game | None:

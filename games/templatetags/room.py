@@ -1,0 +1,53 @@
+"""Tags for the room's most repeated fragments: a scorecard cell and a die face.
+
+A 4-seat scorecard has 52 cells and every push renders it, yet the cells themselves
+repeat endlessly (a filled 18, an open box worth 25, a blank). Each is rendered from its
+``{% partialdef %}`` in ``games/room.html`` once per distinct content and then reused.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from ..selectors import PIPS, BoxView, RowView
+
+register = template.Library()
+
+
+@lru_cache(maxsize=8192)
+def _score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
+    context = {"box": box, "your_turn": your_turn, "current_name": current_name}
+    return render_to_string("games/room.html#score_cell", context)
+
+
+@register.simple_tag
+def score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
+    """One seat's cell in one row, as the viewer sees it (a button on their own turn)."""
+    return _score_cell(box, bool(your_turn), current_name)
+
+
+@lru_cache(maxsize=4096)
+def _score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
+    context = {"row": row, "your_turn": your_turn, "current_name": current_name}
+    return render_to_string("games/room.html#score_row", context)
+
+
+@register.simple_tag
+def score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
+    """One box's row across the table, made of cells (most rows recur move after move)."""
+    return _score_row(row, bool(your_turn), current_name)
+
+
+@lru_cache(maxsize=16)
+def _die_face(value: int) -> SafeString:
+    return render_to_string("games/room.html#die", {"die": {"pips": PIPS[value]}})
+
+
+@register.simple_tag
+def die_face(value: int) -> SafeString:
+    """The picture of a die showing ``value`` (hidden from screen readers: labels say it)."""
+    return _die_face(value)
