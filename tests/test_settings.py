@@ -91,30 +91,3 @@ def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):
     result = run_manage("shell", "--no-imports", "-c", code, SQLITE_PATH=str(path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "wal"
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_under_asgi_every_middleware_runs_synchronously(monkeypatch):
-    """One hop into the worker thread per request, not one per middleware method."""
-    from channels.testing import HttpCommunicator
-    from django.contrib.sessions.middleware import SessionMiddleware
-    from django.middleware.csrf import CsrfViewMiddleware
-
-    from yahtzee_site.asgi import application
-
-    modes: dict[str, bool] = {}
-    for middleware in (SessionMiddleware, CsrfViewMiddleware):
-        original = middleware.process_request
-
-        def recording(self, request, original=original, name=middleware.__name__):
-            modes[name] = self.async_mode
-            return original(self, request)
-
-        monkeypatch.setattr(middleware, "process_request", recording)
-
-    response = await HttpCommunicator(
-        application, "GET", "/accounts/login/", headers=[(b"host", b"testserver")]
-    ).get_response()
-
-    assert response["status"] == 200
-    assert modes == {"SessionMiddleware": False, "CsrfViewMiddleware": False}

@@ -61,8 +61,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last: runs the stack above synchronously, one thread hop per request (see its module).
-    "yahtzee_site.middleware.SynchronousStackMiddleware",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
