@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from django.conf import settings
@@ -16,7 +16,7 @@ from django.utils import timezone
 from . import rules
 from .engine import ROUNDS, GameState
 from .models import Connection, Game, LiveServer, Move, Player, Seat, Snapshot
-from .rules import LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
+from .rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from .strategy import advisor_if_ready
 from .strategy.bots import held_flags
 
@@ -160,9 +160,11 @@ class GameView(TemplateView):
     def urls(self) -> Mapping[str, str]:
         return action_urls(self.game.code)
 
-    @property
+    @cached_property
     def rows(self) -> list[RowView]:
-        return [RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in Category]
+        return [
+            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in CATEGORIES
+        ]
 
     @property
     def upper_rows(self) -> list[RowView]:
@@ -272,7 +274,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         active_options = rules.options(active, state.dice)
         joker_note = rules.joker_note(active, state.dice)
     for view in views:
-        for category in Category:
+        for category in CATEGORIES:
             value = view.card[category]
             option = forbidden = None
             if view.is_current and value is None and state and state.dice:

@@ -27,7 +27,9 @@ def _score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
 @register.simple_tag
 def score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
     """One seat's cell in one row, as the viewer sees it (a button on their own turn)."""
-    return _score_cell(box, bool(your_turn), current_name)
+    if box.option is None:  # only a box the dice could fill now shows whose turn it is
+        return _score_cell(box, False, "")
+    return _score_cell(box, bool(your_turn), "" if your_turn else current_name)
 
 
 @lru_cache(maxsize=4096)
@@ -39,7 +41,9 @@ def _score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
 @register.simple_tag
 def score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
     """One box's row across the table, made of cells (most rows recur move after move)."""
-    return _score_row(row, bool(your_turn), current_name)
+    if all(box.option is None for box in row.boxes):  # the same for every viewer
+        return _score_row(row, False, "")
+    return _score_row(row, bool(your_turn), "" if your_turn else current_name)
 
 
 @lru_cache(maxsize=16)
