@@ -50,15 +50,14 @@ def _viewer(scope: dict) -> Player:
 _decoded_cache: dict[tuple[str, int], Snapshot] = {}
 
 
-def _decoded(event: dict) -> Snapshot:
+def _decoded(code: str, event: dict) -> Snapshot:
     """The event's snapshot, decoded once per version for all the sockets of this process."""
-    wire = event["snapshot"]
-    key = (wire["game"]["code"], event["version"])
+    key = (code, event["version"])
     snapshot = _decoded_cache.get(key)
     if snapshot is None:
         if len(_decoded_cache) > 1024:
             _decoded_cache.clear()
-        snapshot = _decoded_cache[key] = Snapshot.from_wire(wire)
+        snapshot = _decoded_cache[key] = Snapshot.from_wire(event["snapshot"])
         rendering.adopt(snapshot, event.get("boards", {}))
     return snapshot
 
@@ -72,6 +71,21 @@ def render_presence(presence: PresenceView) -> str:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        """Room messages go straight to their handler.
+
+        Channels first closes stale database connections in a worker thread before every
+        message, a thread hop per socket per push. ``game.changed`` and
+        ``presence.changed`` carry all they show and never touch the database; everything
+        that does goes through ``database_sync_to_async``, which tidies connections itself.
+        """
+        if message["type"] == "game.changed":
+            await self.game_changed(message)
+        elif message["type"] == "presence.changed":
+            await self.presence_changed(message)
+        else:
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         self.group = group_name(self.code)
@@ -133,7 +147,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = event["version"]
         if version <= self.version or version in self.pending:
             return  # already shown: a duplicate or an old message
-        self.pending[version] = rendering.snapshot_at(self.code, version) or _decoded(event)
+        self.pending[version] = rendering.snapshot_at(self.code, version) or _decoded(
+            self.code, event
+        )
         await self.flush_in_order()
         if self.pending and self.gap_timer is None:
             # A version is missing: wait a moment for it, then resynchronise.

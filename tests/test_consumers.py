@@ -277,3 +277,30 @@ async def test_presence_counts_players_and_watchers_and_closing_leaves_nothing()
     from channels.layers import get_channel_layer
 
     assert not get_channel_layer().groups.get(f"game-{game.code}")
+
+
+async def test_room_pushes_reach_pages_without_a_database_round_trip(monkeypatch):
+    """A move is pushed to every page from the announced snapshot alone: no socket makes a
+    worker-thread call (Channels' per-message connection check included) to show it."""
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    pages = [await connect(game.code) for _ in range(3)]
+    for page in pages:
+        await receive_board(page)
+    calls = []
+
+    async def counted():
+        calls.append(1)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", counted)
+    await act(
+        services.game_start,
+        code=game.code,
+        player=Player("ann", user_id=host.pk),
+        version=game.version,
+    )
+    for page in pages:
+        assert version_of(await receive_board(page)) == game.version + 1
+    assert calls == []
+    for page in pages:
+        await page.disconnect()
