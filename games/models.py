@@ -4,6 +4,7 @@ scorecard) and an append-only Move log. Converts to and from the engine's state.
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -292,15 +293,23 @@ class Snapshot:
         game = Game.objects.filter(code=code).first()
         return cls.of(game) if game is not None else None
 
-    def to_wire(self) -> dict[str, object]:
-        return {
-            "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
-            "seats": [{name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats],
-            "rematch_code": self.rematch_code,
-        }
+    def to_wire(self) -> str:
+        """This snapshot as one JSON string: a channel layer copies or packs a string
+        without walking it, once per socket in the room."""
+        return json.dumps(
+            {
+                "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
+                "seats": [
+                    {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
+                ],
+                "rematch_code": self.rematch_code,
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
-    def from_wire(cls, data: dict) -> Snapshot:
+    def from_wire(cls, wire: str) -> Snapshot:
+        data = json.loads(wire)
         game = Game(**data["game"])
         return cls(
             game=game,
