@@ -91,3 +91,18 @@ def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):
     result = run_manage("shell", "--no-imports", "-c", code, SQLITE_PATH=str(path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "wal"
+
+
+@pytest.mark.django_db
+def test_a_busy_site_still_reads_every_session_from_memory(django_assert_num_queries):
+    """A thousand visitors (250 four-seat tables) and the first one's session is still cached."""
+    from django.contrib.sessions.backends.cached_db import SessionStore
+
+    keys = []
+    for number in range(1000):
+        session = SessionStore()
+        session["guest_name"] = f"Player {number}"
+        session.create()
+        keys.append(session.session_key)
+    with django_assert_num_queries(0):
+        assert SessionStore(session_key=keys[0])["guest_name"] == "Player 0"
