@@ -312,10 +312,14 @@ def _play(
         seat.save(update_fields=["scorecard", "total", "yahtzees"])
         if new.is_finished:
             _finish(game, new, seats)
-    game.save()
+    # Only what a move changes (the roll-off and the rules stay as they were).
+    game.save(update_fields=[*TURN_FIELDS, "version", "status", "finished_at"])
     move.save()
     _announce(game, seats)
     return game
+
+
+TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
 
 
 def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> None:
