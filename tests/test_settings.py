@@ -106,3 +106,20 @@ def test_a_busy_site_still_reads_every_session_from_memory(django_assert_num_que
         keys.append(session.session_key)
     with django_assert_num_queries(0):
         assert SessionStore(session_key=keys[0])["guest_name"] == "Player 0"
+
+
+def test_the_server_sets_its_long_lived_objects_aside_from_the_garbage_collector():
+    code = (
+        "import gc, yahtzee_site.asgi; "
+        "from django.template import engines; "
+        "room = engines['django'].engine.template_loaders[0].get_template('games/room.html'); "
+        "print(gc.get_freeze_count(), any(o is room.nodelist for o in gc.get_objects()))"
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, room_still_scanned = result.stdout.split()
+    assert int(frozen) > 10_000
+    assert room_still_scanned == "False"  # the room's compiled template was loaded first
