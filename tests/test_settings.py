@@ -123,3 +123,43 @@ def test_the_server_sets_its_long_lived_objects_aside_from_the_garbage_collector
     frozen, room_still_scanned = result.stdout.split()
     assert int(frozen) > 10_000
     assert room_still_scanned == "False"  # the room's compiled template was loaded first
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_every_middleware_runs_synchronously(monkeypatch):
+    """A request enters the worker thread once, not once per middleware method."""
+    import threading
+
+    from channels.testing import HttpCommunicator
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.middleware.clickjacking import XFrameOptionsMiddleware
+    from django.middleware.csrf import CsrfViewMiddleware
+
+    from yahtzee_site.asgi import application
+
+    seen: dict[str, tuple[bool, int]] = {}
+
+    def record(middleware, method_name):
+        original = getattr(middleware, method_name)
+
+        def recording(self, *args):
+            seen[middleware.__name__] = (self.async_mode, threading.get_ident())
+            return original(self, *args)
+
+        monkeypatch.setattr(middleware, method_name, recording)
+
+    record(SessionMiddleware, "process_request")
+    record(CsrfViewMiddleware, "process_view")
+    record(XFrameOptionsMiddleware, "process_response")
+
+    response = await HttpCommunicator(
+        application, "GET", "/accounts/login/", headers=[(b"host", b"testserver")]
+    ).get_response()
+
+    assert response["status"] == 200
+    assert {name: mode for name, (mode, _) in seen.items()} == {
+        "SessionMiddleware": False,
+        "CsrfViewMiddleware": False,
+        "XFrameOptionsMiddleware": False,
+    }
+    assert len({thread for _, thread in seen.values()}) == 1

