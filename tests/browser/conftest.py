@@ -2,8 +2,8 @@
 
 Run them with ``make test-browser`` (it sets ``YAHTZEE_BROWSER=1``); plain ``make test``
 does not even collect this folder. Playwright drives ``/usr/bin/chromium`` (its own browser
-download cannot work here). Without that file the tests are skipped outside CI and fail in
-CI (``CI`` set), where ``.ci/run`` installs it first.
+download cannot work here). Without that file the run fails, here as in CI (``.ci/run``
+installs it first): a browser suite that skips itself would pass having tested nothing.
 
 One daphne process serves the whole session, on a free port with a temporary SQLite
 database, exactly as ``make run`` starts it; :class:`LiveServer` can restart it on the same
@@ -157,10 +157,9 @@ def base_url(server: LiveServer) -> str:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     if not Path(CHROMIUM).exists():
-        reason = f"{CHROMIUM} is missing (install it: apt-get install -y chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs a browser: {reason}", pytrace=False)
-        pytest.skip(reason)
+        pytest.fail(
+            f"{CHROMIUM} is missing (install it: apt-get install -y chromium)", pytrace=False
+        )
     return {
         "headless": True,
         **browser_type_launch_args,  # --headed still wins, for a person debugging
