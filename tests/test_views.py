@@ -537,6 +537,20 @@ def test_others_see_the_current_players_points_but_cannot_score(rolled, bob_clie
     assert "data-roll" not in page
 
 
+def test_boards_rendered_one_after_another_keep_each_viewers_controls(
+    rolled, alice_client, bob_client
+):
+    """Rows and cells are rendered once and shared: never a button for the wrong viewer."""
+    for _ in range(2):
+        player = text(alice_client.get(url(rolled)))
+        watcher = text(bob_client.get(url(rolled)))
+
+        assert player.count('name="category"') == 13
+        assert 'class="open preview"' not in player
+        assert 'name="category"' not in watcher
+        assert watcher.count('title="alice would score 25 here"') == 1
+
+
 def test_the_upper_subtotal_says_how_many_more_for_the_bonus(rolled, alice_client):
     post(alice_client, rolled, "score", category="threes")
 

@@ -1,8 +1,10 @@
-"""Tags for the room's most repeated fragments: a scorecard cell and a die face.
+"""Tags for the room's most repeated fragments: scorecard rows and cells, die faces.
 
-A 4-seat scorecard has 52 cells and every push renders it, yet the cells themselves
-repeat endlessly (a filled 18, an open box worth 25, a blank). Each is rendered from its
-``{% partialdef %}`` in ``games/room.html`` once per distinct content and then reused.
+A 4-seat scorecard has 13 rows and 52 cells and every push renders it, yet rows and cells
+repeat endlessly (a filled 18, an open box worth 25, a blank; a row nobody changed since
+the last move). Each is rendered from its ``{% partialdef %}`` in ``games/room.html`` once
+per distinct content and viewpoint, and then reused. Only a box the dice could fill now
+looks different to the player on turn (a button) and to everyone else (a preview).
 """
 
 from __future__ import annotations
