@@ -132,10 +132,16 @@ def game_create(
     return game
 
 
-def _lobby_for_host(code: str, player: Player, version: int | None) -> Game:
+def _lobby_for_host(
+    code: str,
+    player: Player,
+    version: int | None,
+    refusal: str = "Only the host can seat or remove computer players.",
+) -> Game:
+    """The game, locked, if ``player`` hosts it and it is still in its lobby at ``version``."""
     game = _locked_game(code)
     if not player.hosts(game):
-        raise NotAllowed("Only the host can seat or remove computer players.")
+        raise NotAllowed(refusal)
     _check_version(game, version)
     if game.status != Game.Status.LOBBY:
         raise GameError("The game has already started.")
@@ -234,12 +240,7 @@ def game_start(
     *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
 ) -> Game:
     """The host starts with whoever is seated: roll-off for the first player, then play."""
-    game = _locked_game(code)
-    if not player.hosts(game):
-        raise NotAllowed("Only the host can start this game.")
-    _check_version(game, version)
-    if game.status != Game.Status.LOBBY:
-        raise GameError("This game has already started.")
+    game = _lobby_for_host(code, player, version, "Only the host can start this game.")
     seats = list(game.seats.order_by("position"))
     if not seats:
         raise GameError("Nobody is seated yet.")
