@@ -44,7 +44,7 @@ class RowView(TemplateView):
 
 
 # Pip positions on a 100x100 die face, by face value.
-PIPS = {
+_PIPS = {
     1: [(50, 50)],
     2: [(28, 28), (72, 72)],
     3: [(28, 28), (50, 50), (72, 72)],
@@ -65,7 +65,7 @@ class DieView(TemplateView):
 
     @property
     def pips(self) -> list[tuple[int, int]]:
-        return PIPS[self.value]
+        return _PIPS[self.value]
 
     @property
     def name(self) -> str:

@@ -15,7 +15,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from ..selectors import PIPS, BoxView, RowView
+from ..selectors import BoxView, DieView, RowView
 
 register = template.Library()
 
@@ -50,7 +50,7 @@ def score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
 
 @lru_cache(maxsize=16)
 def _die_face(value: int) -> SafeString:
-    return render_to_string("games/room.html#die", {"die": {"pips": PIPS[value]}})
+    return render_to_string("games/room.html#die", {"die": DieView(0, value, False, "")})
 
 
 @register.simple_tag
