@@ -140,9 +140,10 @@ def server_env(**settings: str) -> dict[str, str]:
     return env
 
 
-def migrate(env: dict[str, str]) -> None:
+def manage(env: dict[str, str], *args: str) -> None:
+    """Run ``manage.py`` with ``args`` for the servers' environment; raise if it fails."""
     result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
+        [sys.executable, "manage.py", *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -150,21 +151,16 @@ def migrate(env: dict[str, str]) -> None:
         timeout=300,
     )
     if result.returncode:
-        raise RuntimeError(f"manage.py migrate failed:\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(f"manage.py {args[0]} failed:\n{result.stdout}\n{result.stderr}")
+
+
+def migrate(env: dict[str, str]) -> None:
+    manage(env, "migrate", "--noinput")
 
 
 def collectstatic(env: dict[str, str]) -> None:
     """The manifest ``DJANGO_DEBUG=0`` serves static files from (into ``staticfiles/``)."""
-    result = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if result.returncode:
-        raise RuntimeError(f"manage.py collectstatic failed:\n{result.stdout}\n{result.stderr}")
+    manage(env, "collectstatic", "--noinput")
 
 
 # -- server processes -------------------------------------------------------------------------
