@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 
@@ -93,7 +93,7 @@ class SeatView(TemplateView):
     card: Scorecard
     total: int
     place: int | None = None
-    boxes: dict[Category, BoxView] = field(default_factory=dict)
+    boxes: Mapping[Category, BoxView] = field(default_factory=dict)
     connected: bool = False
 
     @property
@@ -121,10 +121,25 @@ class SeatView(TemplateView):
         return [self.boxes[c] for c in LOWER]
 
 
-@dataclass
+@dataclass(frozen=True)
 class RollOffView(TemplateView):
-    rounds: list[list[tuple[str, tuple[int, ...], int, bool]]]  # (name, dice, total, leads)
+    # Each round's entries: (name, dice, total, leads).
+    rounds: tuple[tuple[tuple[str, tuple[int, ...], int, bool], ...], ...]
     starter_name: str
+
+
+@dataclass(frozen=True)
+class ColumnView(TemplateView):
+    """One seat's column head and sums in the scorecard."""
+
+    position: int
+    name: str
+    is_current: bool
+    upper_subtotal: int
+    upper_bonus: int
+    upper_remaining: int
+    yahtzee_bonus_count: int
+    total: int
 
 
 @dataclass
@@ -139,7 +154,7 @@ class GameView(TemplateView):
     free_seats: int
     current: SeatView | None
     round: int
-    dice: list[DieView]
+    dice: tuple[DieView, ...]
     rolls_left: int
     has_rolled: bool
     your_turn: bool
@@ -165,6 +180,27 @@ class GameView(TemplateView):
         return [
             RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in CATEGORIES
         ]
+
+    @cached_property
+    def columns(self) -> tuple[ColumnView, ...]:
+        return tuple(
+            ColumnView(
+                s.position,
+                s.name,
+                s.is_current,
+                s.upper_subtotal,
+                s.upper_bonus,
+                s.upper_remaining,
+                s.yahtzee_bonus_count,
+                s.total,
+            )
+            for s in self.seats
+        )
+
+    @property
+    def rolloff_open(self) -> bool:
+        """The roll-off stays unfolded until the first player's first roll."""
+        return self.round == 1 and self.status == Game.Status.PLAYING and not self.has_rolled
 
     @property
     def upper_rows(self) -> list[RowView]:
@@ -228,6 +264,25 @@ def game_view(game: Game, viewer: Player) -> GameView:
     return snapshot_view(Snapshot.of(game), viewer)
 
 
+@lru_cache(maxsize=8192)
+def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, BoxView]:
+    """One seat's boxes; ``dice`` are those on the table when the seat is on turn.
+
+    The same for every viewer, so worked out once per card and roll, not once per board.
+    """
+    options = rules.options(card, dice) if dice else {}
+    boxes: dict[Category, BoxView] = {}
+    for category in CATEGORIES:
+        value = card[category]
+        option = forbidden = None
+        if dice and value is None:
+            option = options.get(category)
+            if option is None:
+                forbidden = rules.refusal(card, dice, category)
+        boxes[category] = BoxView(category, value, option, forbidden)
+    return MappingProxyType(boxes)
+
+
 def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     """The same, from a snapshot: no database query, so the live layer can call it anywhere."""
     game, seats = snapshot.game, snapshot.seats
@@ -236,7 +291,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     current_pos = state.current_seat if state else None
     views: list[SeatView] = []
     for seat in seats:
-        card = Scorecard.from_dict(seat.scorecard, rules_)
+        card = state.cards[seat.position] if state else Scorecard.from_dict(seat.scorecard, rules_)
         views.append(
             SeatView(
                 position=seat.position,
@@ -253,7 +308,6 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         )
     dice_views: list[DieView] = []
     joker_note = None
-    active_options: dict[Category, int] = {}
     viewer_on_turn = current_pos is not None and views[current_pos].is_you
     hints = _hints(game, state) if viewer_on_turn and game.coach_hints else None
     suggested = hints.suggested if hints else ()
@@ -270,28 +324,25 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                     suggested=bool(suggested and suggested[i]),
                 )
             )
-        active = state.cards[current_pos]
-        active_options = rules.options(active, state.dice)
-        joker_note = rules.joker_note(active, state.dice)
+        joker_note = rules.joker_note(state.cards[current_pos], state.dice)
     for view in views:
-        for category in CATEGORIES:
-            value = view.card[category]
-            option = forbidden = None
-            if view.is_current and value is None and state and state.dice:
-                option = active_options.get(category)
-                if option is None:
-                    forbidden = rules.refusal(view.card, state.dice, category)
-            hint = hints.boxes.get(category) if hints and view.is_current else None
-            view.boxes[category] = BoxView(category, value, option, forbidden, hint)
+        on_table = tuple(state.dice) if view.is_current and state and state.dice else None
+        view.boxes = _boxes(view.card, on_table)
+        if hints and view.is_current:
+            view.boxes = {
+                category: replace(box, hint=hints.boxes.get(category))
+                for category, box in view.boxes.items()
+            }
     you = next((v for v in views if v.is_you), None)
     current = views[current_pos] if current_pos is not None else None
     rolloff = None
     if state:
         names = {s.position: s.name for s in seats}
         rolloff = RollOffView(
-            rounds=[
-                [(names[s], d, sum(d), s in r.leaders) for s, d in r.rolls] for r in state.rolloff
-            ],
+            rounds=tuple(
+                tuple((names[s], d, sum(d), s in r.leaders) for s, d in r.rolls)
+                for r in state.rolloff
+            ),
             starter_name=names[state.starter],
         )
     ranking: list[SeatView] = []
@@ -308,7 +359,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         free_seats=game.seat_count - len(seats) if game.status == Game.Status.LOBBY else 0,
         current=current,
         round=state.round if state else 0,
-        dice=dice_views,
+        dice=tuple(dice_views),
         rolls_left=state.rolls_left if state else 0,
         has_rolled=bool(state and state.dice),
         your_turn=bool(current and current.is_you),
@@ -397,7 +448,7 @@ def _hints(game: Game, state: GameState | None) -> Hints | None:
 @dataclass(frozen=True)
 class MomentView(TemplateView):
     round: int
-    dice: list[DieView]
+    dice: tuple[DieView, ...]
     choice: str
     best: str
     loss: float

@@ -76,7 +76,7 @@ def test_before_the_first_roll_the_starter_is_to_play(duel, ann, ben):
 
     assert mine.current.name == "alice"
     assert (mine.your_turn, theirs.your_turn, watching.your_turn) == (True, False, False)
-    assert (mine.has_rolled, mine.dice, mine.rolls_left, mine.round) == (False, [], 3, 1)
+    assert (mine.has_rolled, mine.dice, mine.rolls_left, mine.round) == (False, (), 3, 1)
     assert (mine.can_roll, mine.can_keep, theirs.can_roll) == (True, False, False)
     assert mine.announcement == "Round 1 of 13. Your turn."
     assert theirs.announcement == "Round 1 of 13. alice's turn."
@@ -190,10 +190,10 @@ def test_the_rolloff_view_names_each_seat_with_dice_total_and_leaders(make_game,
 
     rolloff = view_of(game, NOBODY).rolloff
 
-    assert rolloff.rounds == [
-        [("alice", (6, 6, 6, 5, 5), 28, True), ("bob", (6, 6, 6, 5, 5), 28, True)],
-        [("alice", (1, 1, 1, 1, 1), 5, False), ("bob", (2, 2, 2, 2, 2), 10, True)],
-    ]
+    assert rolloff.rounds == (
+        (("alice", (6, 6, 6, 5, 5), 28, True), ("bob", (6, 6, 6, 5, 5), 28, True)),
+        (("alice", (1, 1, 1, 1, 1), 5, False), ("bob", (2, 2, 2, 2, 2), 10, True)),
+    )
     assert rolloff.starter_name == "bob"
 
 

@@ -1,0 +1,74 @@
+"""The room's boards are assembled from memoised fragments (rows, cells, sums, dice, the
+roll-off) shared between viewers and versions. Whatever was rendered before, a board must
+be exactly what a render from scratch gives."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from games import rendering, rules, selectors, services
+from games.models import Player, Snapshot
+from games.templatetags import room
+from tests.conftest import version_of
+
+pytestmark = pytest.mark.django_db
+
+
+def forget_every_fragment() -> None:
+    for memo in (room._fragment, room._score_row, room._score_cell, room._die_face):
+        memo.cache_clear()
+    selectors._boxes.cache_clear()
+    rendering._cache.clear()
+
+
+def play_a_whole_game(game, players, rng) -> None:
+    """Each turn: roll, keep the most common face twice, then score the box worth most."""
+    while True:
+        game.refresh_from_db()
+        if game.status == game.Status.FINISHED:
+            return
+        state = game.engine_state(list(game.seats.order_by("position")))
+        player = players[state.current_seat]
+        for roll in range(3):
+            services.turn_roll(code=game.code, player=player, version=version_of(game), rng=rng)
+            game.refresh_from_db()
+            if roll == 2:
+                break
+            face = Counter(game.dice).most_common(1)[0][0]
+            held = tuple(int(die) == int(face) for die in game.dice)
+            services.turn_keep(code=game.code, player=player, version=game.version, held=held)
+            game.refresh_from_db()
+        state = game.engine_state(list(game.seats.order_by("position")))
+        options = rules.options(state.cards[state.current_seat], state.dice)
+        best = max(options, key=lambda category: options[category])
+        services.turn_score(code=game.code, player=player, version=game.version, category=best)
+
+
+def test_every_board_of_a_game_matches_a_fresh_render(
+    make_game, ann, ben, cat, monkeypatch, django_capture_on_commit_callbacks
+):
+    snapshots: list[Snapshot] = []
+    monkeypatch.setattr(services, "_listeners", [snapshots.append])
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(ann, ben, cat, start=True)
+        play_a_whole_game(game, [ann, ben, cat], random.Random(7))
+    viewers = [ann, ben, cat, Player("")]
+    assert len(snapshots) > 3 * 13 * 3
+
+    shared = [rendering.live_board(s, v) for s in snapshots for v in viewers]
+    fresh = []
+    for s in snapshots:
+        for viewer in viewers:
+            forget_every_fragment()
+            fresh.append(rendering.live_board(s, viewer))
+
+    assert shared == fresh
+    # The game did go through what the fragments show: kept dice, previews, sums, the end.
+    boards = "".join(fresh)
+    assert 'aria-pressed="true"' in boards
+    assert 'class="open preview"' in boards
+    assert "more for the bonus" in boards
+    assert "Final ranking" in boards
