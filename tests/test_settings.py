@@ -163,3 +163,35 @@ async def test_under_asgi_every_middleware_runs_synchronously(monkeypatch):
         "XFrameOptionsMiddleware": False,
     }
     assert len({thread for _, thread in seen.values()}) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_requests_share_one_thread_and_connection(monkeypatch):
+    """No request pays for a thread and a database connection of its own."""
+    import threading
+
+    from channels.testing import HttpCommunicator
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.db import connection
+
+    from yahtzee_site.asgi import application
+
+    seen: list[tuple[threading.Thread, object]] = []
+    original = SessionMiddleware.process_request
+
+    def recording(self, request):
+        connection.ensure_connection()
+        seen.append((threading.current_thread(), connection.connection))
+        return original(self, request)
+
+    monkeypatch.setattr(SessionMiddleware, "process_request", recording)
+
+    for _ in range(3):
+        response = await HttpCommunicator(
+            application, "GET", "/accounts/login/", headers=[(b"host", b"testserver")]
+        ).get_response()
+        assert response["status"] == 200
+
+    (thread, raw), *later = seen
+    assert len(later) == 2
+    assert all(t is thread and c is raw for t, c in later)

@@ -99,6 +99,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH")}
+    # Requests and sockets share one thread (yahtzee_site/asgi.py): it keeps its connection.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     # A pool of open connections, shared by the requests and sockets of this process.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 20}
