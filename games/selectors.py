@@ -64,6 +64,11 @@ class DieView(TemplateView):
     suggested: bool = False  # the coach would keep this die
 
     @property
+    def number(self) -> int:
+        """The die's place in the row, counted from 1 as players count."""
+        return self.index + 1
+
+    @property
     def pips(self) -> list[tuple[int, int]]:
         return _PIPS[self.value]
 
