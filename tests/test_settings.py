@@ -82,6 +82,21 @@ def test_environment_switches_to_the_scale_out_services(variable, value, express
     assert settings_value(expression, **{variable: value}) == expected
 
 
+def test_every_requests_cache_shares_one_redis_connection_pool():
+    """Under ASGI each request gets a cache object of its own; none opens new connections."""
+    code = (
+        "from django.core.cache import caches; "
+        "first, second = (caches.create_connection('default') for _ in range(2)); "
+        "print(first is not second, "
+        "first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True))"
+    )
+    result = run_manage(
+        "shell", "--no-imports", "-c", code, REDIS_URL="redis://cache.internal:6379/0"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
+
+
 def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):
     path = tmp_path / "games.sqlite3"
     code = (

@@ -134,7 +134,12 @@ else:
 # database. One process uses its own memory; several share Redis.
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Every request's cache object shares the process's connections.
+            "OPTIONS": {"pool_class": "yahtzee_site.redis_pool.SharedConnectionPool"},
+        }
     }
 else:
     # Room for every visitor's session (the default of 300 entries would evict the sessions
