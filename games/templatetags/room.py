@@ -2,9 +2,10 @@
 
 A 4-seat scorecard has 13 rows and 52 cells and every push renders it, yet rows and cells
 repeat endlessly (a filled 18, an open box worth 25, a blank; a row nobody changed since
-the last move). Each is rendered from its ``{% partialdef %}`` in ``games/room.html`` once
-per distinct content and viewpoint, and then reused. Only a box the dice could fill now
-looks different to the player on turn (a button) and to everyone else (a preview).
+the last move), and no cell names a player, so they repeat across tables too. Each is
+rendered once per distinct content and viewpoint, and then reused. Only a box the dice
+could fill now looks different to the player on turn (a button) and to everyone else (a
+preview).
 """
 
 from __future__ import annotations
@@ -22,38 +23,35 @@ register = template.Library()
 
 
 @lru_cache(maxsize=8192)
-def _score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
-    context = {"box": box, "your_turn": your_turn, "current_name": current_name}
-    return render_to_string("games/room.html#score_cell", context)
+def _score_cell(box: BoxView, your_turn: bool) -> SafeString:
+    return render_to_string("games/room.html#score_cell", {"box": box, "your_turn": your_turn})
 
 
-@register.simple_tag
-def score_cell(box: BoxView, your_turn: bool, current_name: str) -> SafeString:
+def score_cell(box: BoxView, your_turn: bool) -> SafeString:
     """One seat's cell in one row, as the viewer sees it (a button on their own turn)."""
-    if box.option is None:  # only a box the dice could fill now shows whose turn it is
-        return _score_cell(box, False, "")
-    return _score_cell(box, bool(your_turn), "" if your_turn else current_name)
+    # Only a box the dice could fill now looks different to the player on turn.
+    return _score_cell(box, box.option is not None and bool(your_turn))
 
 
 @lru_cache(maxsize=4096)
-def _score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
+def _score_row(row: RowView, your_turn: bool) -> SafeString:
     # A row is only its label and its cells: joined here, as rendering a template for it
     # cost four times as much, and every roll changes the rows of the boxes still open.
-    cells = "".join(score_cell(box, your_turn, current_name) for box in row.boxes)
+    cells = "".join(score_cell(box, your_turn) for box in row.boxes)
     return format_html('\n<tr><th scope="row">{}</th>{}</tr>\n', row.label, SafeString(cells))
 
 
-def score_row(row: RowView, your_turn: bool, current_name: str) -> SafeString:
+def score_row(row: RowView, your_turn: bool) -> SafeString:
     """One box's row across the table, made of cells (most rows recur move after move)."""
     if all(box.option is None for box in row.boxes):  # the same for every viewer
-        return _score_row(row, False, "")
-    return _score_row(row, bool(your_turn), "" if your_turn else current_name)
+        return _score_row(row, False)
+    return _score_row(row, bool(your_turn))
 
 
 @register.simple_tag
-def score_rows(rows: list[RowView], your_turn: bool, current_name: str) -> SafeString:
-    """Several rows in a row (a loop here costs less than a ``{% for %}`` round them)."""
-    return SafeString("".join(score_row(row, your_turn, current_name) for row in rows))
+def score_rows(rows: list[RowView], your_turn: bool) -> SafeString:
+    """The rows of one section of the scorecard."""
+    return SafeString("".join(score_row(row, your_turn) for row in rows))
 
 
 @lru_cache(maxsize=16)
