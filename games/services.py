@@ -4,7 +4,10 @@ new version to the room once the transaction has committed."""
 
 from __future__ import annotations
 
+import copy
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
@@ -58,6 +61,32 @@ def _clean_name(name: str) -> str:
     return name
 
 
+# The last version of each game this process committed, by code. A move made against that
+# very version starts from this copy instead of reading the game and its seats again; its
+# write then names the version (UPDATE ... WHERE version = v), so a game changed meanwhile
+# (by another process) refuses it as stale, and it changes nothing.
+_committed: OrderedDict[str, Snapshot] = OrderedDict()
+_committed_lock = threading.Lock()
+COMMITTED_SIZE = 4096
+
+
+def _keep_committed(snapshot: Snapshot) -> None:
+    code = snapshot.game.code
+    with _committed_lock:
+        known = _committed.get(code)
+        if known is None or known.game.version < snapshot.game.version:
+            _committed[code] = snapshot
+            _committed.move_to_end(code)
+            if len(_committed) > COMMITTED_SIZE:
+                _committed.popitem(last=False)
+
+
+def _committed_at(code: str, version: int | None) -> Snapshot | None:
+    with _committed_lock:
+        known = _committed.get(code)
+    return known if known is not None and known.game.version == version else None
+
+
 def _announce(game: Game, seats: list[Seat] | None = None) -> None:
     """Once this transaction commits, tell every listener about the new version."""
     if not _listeners:
@@ -65,6 +94,7 @@ def _announce(game: Game, seats: list[Seat] | None = None) -> None:
     snapshot = Snapshot.of(game, seats)
 
     def send() -> None:
+        _keep_committed(snapshot)
         for listener in list(_listeners):
             listener(snapshot)
 
@@ -78,12 +108,15 @@ def _locked_game(code: str) -> Game:
         raise GameNotFound("There is no game with that link.") from None
 
 
+STALE = (
+    "That action was made on an older view of the table (a repeated click or "
+    "another tab); nothing changed. Here is the table as it stands."
+)
+
+
 def _check_version(game: Game, version: int | None) -> None:
     if version != game.version:
-        raise StaleAction(
-            "That action was made on an older view of the table (a repeated click or "
-            "another tab); nothing changed. Here is the table as it stands."
-        )
+        raise StaleAction(STALE)
 
 
 def _take_seat(game: Game, player: Player, position: int) -> Seat:
@@ -278,8 +311,13 @@ def _play(
     make_action: Callable[[int], engine.Action],
     rng: DiceSource | None = None,
 ) -> Game:
-    game = _locked_game(code)
-    seats = list(game.seats.order_by("position"))
+    known = _committed_at(code, version)
+    if known is not None:  # this process committed that version: no need to read it back
+        game = copy.copy(known.game)
+        seats = [copy.copy(seat) for seat in known.seats]
+    else:
+        game = _locked_game(code)
+        seats = list(game.seats.order_by("position"))
     seat = _acting_seat(game, seats, player, version)
     state = game.engine_state(seats)
     if state.current_seat != seat.position:
@@ -298,6 +336,7 @@ def _play(
         user_id=player.user_id,
         turn_number=state.turn_number,
     )
+    changed_seats: list[Seat] = []
     if isinstance(action, engine.Roll):
         move.kind, move.dice, move.held = Move.Kind.ROLL, game.dice, game.held
     elif isinstance(action, engine.Keep):
@@ -310,11 +349,19 @@ def _play(
         seat.scorecard = card.to_dict()
         seat.total = card.total
         seat.yahtzees += int(len(set(state.dice)) == 1)
-        seat.save(update_fields=["scorecard", "total", "yahtzees"])
+        changed_seats = [seat]
         if new.is_finished:
-            _finish(game, new, seats)
-    # Only what a move changes (the roll-off and the rules stay as they were).
-    game.save(update_fields=[*TURN_FIELDS, "version", "status", "finished_at"])
+            changed_seats = _finish(game, new, seats)
+    # The game first (its row is the lock), and only what a move changes.
+    fields = [*TURN_FIELDS, "status", "finished_at"]
+    if known is None:
+        game.save(update_fields=[*fields, "version"])
+    elif not Game.objects.filter(pk=game.pk, version=version).update(
+        version=game.version, **{name: getattr(game, name) for name in fields}
+    ):
+        raise StaleAction(STALE)  # changed by another process since: nothing is written
+    for changed in changed_seats:
+        changed.save(update_fields=["scorecard", "total", "yahtzees", "place"])
     move.save()
     _announce(game, seats)
     return game
@@ -323,14 +370,15 @@ def _play(
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
 
 
-def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> None:
+def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat]:
+    """The game is over: every seat gets its place (saved by the caller)."""
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     for standing in state.ranking():
         seat = seats[standing.seat]
         seat.place = standing.place
         seat.total = standing.total
-        seat.save(update_fields=["place", "total"])
+    return seats
 
 
 @transaction.atomic

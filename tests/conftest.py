@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -103,6 +103,14 @@ def instant_computer_players(settings: Any) -> None:
 def no_presence_heartbeat(settings: Any) -> None:
     """No background heartbeat task per test event loop; presence tests turn it on."""
     settings.PRESENCE_HEARTBEAT_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def fresh_committed_versions() -> Iterator[None]:
+    """Each test starts with no game remembered as committed by this process."""
+    services._committed.clear()
+    yield
+    services._committed.clear()
 
 
 @pytest.fixture(scope="session")

@@ -652,6 +652,64 @@ def test_the_last_box_finishes_the_game_with_a_ranking(duel, ann, ben, play_out)
     assert duel.moves.filter(kind=Move.Kind.SCORE).count() == 26
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_game_played_from_committed_copies_ends_as_one_read_back_each_move(
+    make_game, ann, ben, play_out, monkeypatch
+):
+    """Each move after the first starts from the version this process committed."""
+    faces = lambda seat, turn: "66666" if seat == 0 else "11112"  # noqa: E731
+    from_copies = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
+    assert services._committed[from_copies.code].game.version == from_copies.version
+    monkeypatch.setattr(services, "_committed_at", lambda code, version: None)
+    read_back = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
+
+    def outcome(game):
+        seats = game.seats.order_by("position")
+        return (
+            game.status,
+            game.version,
+            [(s.scorecard, s.total, s.yahtzees, s.place) for s in seats],
+            list(game.moves.order_by("version").values_list("kind", "dice", "points")),
+        )
+
+    assert outcome(from_copies)[0] == Game.Status.FINISHED
+    assert outcome(from_copies) == outcome(read_back)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_from_the_version_just_committed_reads_neither_game_nor_seats(duel, ann):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    roll(duel, ann, "12345", version=duel.version)
+    with CaptureQueriesContext(connection) as queries:
+        roll(duel, ann, "66666", version=duel.version + 1)
+
+    assert [q["sql"] for q in queries if q["sql"].startswith("SELECT")] == []
+    duel.refresh_from_db()
+    assert (duel.dice, duel.rolls_left) == ("66666", 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_changes(
+    duel, ann, monkeypatch
+):
+    roll(duel, ann, "12345")
+    seen = version_of(duel)
+    with monkeypatch.context() as elsewhere:  # another process: this one never hears of it
+        elsewhere.setattr(services, "_listeners", [])
+        keep(duel, ann, "11000")
+    before = snapshot(duel)
+    moves = duel.moves.count()
+
+    with pytest.raises(StaleAction):
+        roll(duel, ann, "66666", version=seen)  # a click made on the older table
+
+    assert services._committed[duel.code].game.version == seen
+    assert snapshot(duel) == before
+    assert duel.moves.count() == moves
+
+
 def test_equal_totals_share_a_place_and_the_next_place_is_skipped(
     make_game, ann, ben, cat, play_out
 ):
