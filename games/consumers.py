@@ -59,6 +59,7 @@ def _decoded(code: str, event: dict) -> Snapshot:
             _decoded_cache.clear()
         snapshot = _decoded_cache[key] = Snapshot.from_wire(event["snapshot"])
         rendering.adopt(snapshot, event.get("boards", {}))
+        services.committed_elsewhere(snapshot)
     return snapshot
 
 

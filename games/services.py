@@ -61,10 +61,11 @@ def _clean_name(name: str) -> str:
     return name
 
 
-# The last version of each game this process committed, by code. A move made against that
-# very version starts from this copy instead of reading the game and its seats again; its
-# write then names the version (UPDATE ... WHERE version = v), so a game changed meanwhile
-# (by another process) refuses it as stale, and it changes nothing.
+# The last committed version of each game this process knows of, by code: its own commits,
+# and those other processes announced to this one's sockets (see ``committed_elsewhere``).
+# A move made against that very version starts from this copy instead of reading the game
+# and its seats again; its write then names the version (UPDATE ... WHERE version = v), so
+# a game changed meanwhile refuses it as stale, and it changes nothing.
 _committed: OrderedDict[str, Snapshot] = OrderedDict()
 _committed_lock = threading.Lock()
 COMMITTED_SIZE = 4096
@@ -79,6 +80,12 @@ def _keep_committed(snapshot: Snapshot) -> None:
             _committed.move_to_end(code)
             if len(_committed) > COMMITTED_SIZE:
                 _committed.popitem(last=False)
+
+
+def committed_elsewhere(snapshot: Snapshot) -> None:
+    """Another process committed and announced this version of a game (it carries every
+    field a move writes), so a move made against it here need not read it back either."""
+    _keep_committed(snapshot)
 
 
 def _committed_at(code: str, version: int | None) -> Snapshot | None:

@@ -166,6 +166,35 @@ async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
     await page.disconnect()
 
 
+async def test_a_version_another_process_announced_is_kept_for_the_next_move(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import group_name
+    from games.models import Snapshot
+
+    monkeypatch.setattr(services, "_listeners", [])  # made "elsewhere": this process hears it
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    await receive_board(page)
+    ann = Player("ann", user_id=host.pk)
+    started = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    announced = await database_sync_to_async(Snapshot.load)(game.code)
+    assert services._committed_at(game.code, started.version) is None
+    await get_channel_layer().group_send(
+        group_name(game.code),
+        {"type": "game.changed", "version": started.version, "snapshot": announced.to_wire()},
+    )
+    assert version_of(await receive_board(page)) == started.version
+
+    kept = services._committed_at(game.code, started.version)
+    assert kept is not None
+    assert [(s.id, s.scorecard, s.total) for s in kept.seats] == [
+        (s.id, s.scorecard, s.total) for s in announced.seats
+    ]
+    await page.disconnect()
+
+
 async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
     monkeypatch.setattr(services, "dice_source", random.Random(11))
     host = await make_user("ann")

@@ -710,6 +710,29 @@ def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_cha
     assert duel.moves.count() == moves
 
 
+def test_a_move_against_a_version_another_process_announced_reads_nothing_back(duel, ann):
+    """The snapshot another process sends its sockets is as good as one committed here."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Snapshot
+
+    roll(duel, ann, "66654")
+    duel.refresh_from_db()
+    services.committed_elsewhere(Snapshot.from_wire(Snapshot.of(duel).to_wire()))
+    with CaptureQueriesContext(connection) as queries:
+        score(duel, ann, "sixes", version=duel.version)
+
+    assert [q["sql"] for q in queries if q["sql"].startswith("SELECT")] == []
+    alice = duel.seats.get(position=0)
+    assert (Scorecard.from_dict(alice.scorecard)[Category.SIXES], alice.total) == (18, 18)
+    assert duel.moves.get(version=duel.version + 1).points == 18
+    moves = duel.moves.count()
+    with pytest.raises(StaleAction):  # the same click again: that copy is outdated now
+        score(duel, ann, "fives", version=duel.version)
+    assert duel.moves.count() == moves
+
+
 def test_equal_totals_share_a_place_and_the_next_place_is_skipped(
     make_game, ann, ben, cat, play_out
 ):
