@@ -148,7 +148,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = event["version"]
         if version <= self.version or version in self.pending:
             return  # already shown: a duplicate or an old message
-        self.pending[version] = rendering.snapshot_at(self.code, version) or _decoded(
+        self.pending[version] = services.committed_snapshot(self.code, version) or _decoded(
             self.code, event
         )
         await self.flush_in_order()

@@ -111,30 +111,9 @@ def seat_marker(snapshot: Snapshot, viewer: Player) -> str:
     return html
 
 
-# The newest snapshot of each game this process has heard of (services announce each one
-# on commit), so a response or a push of that version needs no query of its own.
-_latest: OrderedDict[str, Snapshot] = OrderedDict()
-LATEST_SIZE = 4096
-
-
 def remember(snapshot: Snapshot) -> None:
-    """Listener for services: keep the newest snapshot and render its everyday boards."""
+    """Listener for services: render the everyday boards of each committed version now."""
     prerender(snapshot)
-    code = snapshot.game.code
-    with _lock:
-        known = _latest.get(code)
-        if known is None or known.game.version < snapshot.game.version:
-            _latest[code] = snapshot
-            _latest.move_to_end(code)
-            if len(_latest) > LATEST_SIZE:
-                _latest.popitem(last=False)
-
-
-def snapshot_at(code: str, version: int) -> Snapshot | None:
-    """The snapshot of ``code`` at ``version`` if this process has it at hand."""
-    with _lock:
-        known = _latest.get(code)
-    return known if known is not None and known.game.version == version else None
 
 
 def live_message(snapshot: Snapshot, viewer: Player) -> str:

@@ -88,7 +88,9 @@ def committed_elsewhere(snapshot: Snapshot) -> None:
     _keep_committed(snapshot)
 
 
-def _committed_at(code: str, version: int | None) -> Snapshot | None:
+def committed_snapshot(code: str, version: int | None) -> Snapshot | None:
+    """The snapshot of ``code`` at ``version`` if this process has it at hand (it made or
+    heard of that version), so a response or a push of it needs no query of its own."""
     with _committed_lock:
         known = _committed.get(code)
     return known if known is not None and known.game.version == version else None
@@ -318,7 +320,7 @@ def _play(
     make_action: Callable[[int], engine.Action],
     rng: DiceSource | None = None,
 ) -> Game:
-    known = _committed_at(code, version)
+    known = committed_snapshot(code, version)
     if known is not None:  # this process committed that version: no need to read it back
         game = copy.copy(known.game)
         seats = [copy.copy(seat) for seat in known.seats]

@@ -188,7 +188,8 @@ def _act(
         return redirect("game", code=code)
     version = (changed if isinstance(changed, Game) else changed.game).version
     # The snapshot this change was announced with, if this process heard it; else reload.
-    return render_game(request, rendering.snapshot_at(code, version) or _snapshot_or_404(code))
+    snapshot = services.committed_snapshot(code, version) or _snapshot_or_404(code)
+    return render_game(request, snapshot)
 
 
 @require_POST

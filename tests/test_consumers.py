@@ -180,14 +180,14 @@ async def test_a_version_another_process_announced_is_kept_for_the_next_move(mon
     ann = Player("ann", user_id=host.pk)
     started = await act(services.game_start, code=game.code, player=ann, version=game.version)
     announced = await database_sync_to_async(Snapshot.load)(game.code)
-    assert services._committed_at(game.code, started.version) is None
+    assert services.committed_snapshot(game.code, started.version) is None
     await get_channel_layer().group_send(
         group_name(game.code),
         {"type": "game.changed", "version": started.version, "snapshot": announced.to_wire()},
     )
     assert version_of(await receive_board(page)) == started.version
 
-    kept = services._committed_at(game.code, started.version)
+    kept = services.committed_snapshot(game.code, started.version)
     assert kept is not None
     assert [(s.id, s.scorecard, s.total) for s in kept.seats] == [
         (s.id, s.scorecard, s.total) for s in announced.seats

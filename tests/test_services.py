@@ -660,7 +660,7 @@ def test_a_whole_game_played_from_committed_copies_ends_as_one_read_back_each_mo
     faces = lambda seat, turn: "66666" if seat == 0 else "11112"  # noqa: E731
     from_copies = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
     assert services._committed[from_copies.code].game.version == from_copies.version
-    monkeypatch.setattr(services, "_committed_at", lambda code, version: None)
+    monkeypatch.setattr(services, "committed_snapshot", lambda code, version: None)
     read_back = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
 
     def outcome(game):
