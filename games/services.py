@@ -321,7 +321,7 @@ def _play(
     rng: DiceSource | None = None,
 ) -> Game:
     known = committed_snapshot(code, version)
-    if known is not None:  # this process committed that version: no need to read it back
+    if known is not None:  # this process made or heard of that version: no need to read it
         game = copy.copy(known.game)
         seats = [copy.copy(seat) for seat in known.seats]
     else:
