@@ -203,10 +203,45 @@ async def test_under_asgi_requests_share_one_thread_and_connection(monkeypatch):
 
     for _ in range(3):
         response = await HttpCommunicator(
-            application, "GET", "/accounts/login/", headers=[(b"host", b"testserver")]
+            application, "GET", "/", headers=[(b"host", b"testserver")]
         ).get_response()
         assert response["status"] == 200
 
     (thread, raw), *later = seen
     assert len(later) == 2
     assert all(t is thread and c is raw for t, c in later)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_slow_account_page_holds_up_no_table(monkeypatch):
+    """Account pages hash passwords (0.4 s): they run in a thread of their own."""
+    import asyncio
+    import threading
+
+    from channels.testing import HttpCommunicator
+
+    from games.views import LoginView
+    from yahtzee_site.asgi import application
+
+    entered, released = threading.Event(), threading.Event()
+    original = LoginView.get
+
+    def still_hashing(self, request, *args, **kwargs):
+        entered.set()
+        assert released.wait(10)
+        return original(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(LoginView, "get", still_hashing)
+    host = [(b"host", b"testserver")]
+    login = asyncio.ensure_future(
+        HttpCommunicator(application, "GET", "/accounts/login/", headers=host).get_response(15)
+    )
+    try:
+        while not entered.is_set():  # the account page is busy in its view
+            await asyncio.sleep(0.01)
+        home = await HttpCommunicator(application, "GET", "/", headers=host).get_response(5)
+        assert home["status"] == 200
+        assert not login.done()
+    finally:
+        released.set()
+    assert (await login)["status"] == 200

@@ -4,11 +4,15 @@ import gc
 import os
 
 import django
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 django.setup(set_prefix=False)
+
+
+# Pages that may keep their thread busy for a long while (password hashing).
+OWN_THREAD_PATHS = ("/accounts/", "/admin/")
 
 
 class SynchronousRequestHandler(ASGIHandler):
@@ -28,6 +32,9 @@ class SynchronousRequestHandler(ASGIHandler):
     sockets' database work runs too, so that thread keeps its connection (SQLite:
     ``CONN_MAX_AGE=None``; PostgreSQL: the pool). A move costs about 2 ms less server CPU.
     Requests of one process then run one after another; a move takes about 2 ms of it.
+    Account and admin pages are the exception (``OWN_THREAD_PATHS``): logging in or signing
+    up hashes a password, 0.4 s with the GIL released, and no table should wait for that,
+    so they keep a thread of their own, as Django gives every request.
 
     ``ASGIHandler`` is not a public API (``get_asgi_application`` returns one); the tests
     ``test_under_asgi_every_middleware_runs_synchronously`` and
@@ -38,7 +45,11 @@ class SynchronousRequestHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        await self.handle(scope, receive, send)  # without a ThreadSensitiveContext of its own
+        if scope["path"].startswith(OWN_THREAD_PATHS):
+            async with ThreadSensitiveContext():
+                await self.handle(scope, receive, send)
+        else:
+            await self.handle(scope, receive, send)  # on the one thread for synchronous code
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
