@@ -37,9 +37,10 @@ class SynchronousRequestHandler(ASGIHandler):
     so they keep a thread of their own, as Django gives every request.
 
     ``ASGIHandler`` is not a public API (``get_asgi_application`` returns one); the tests
-    ``test_under_asgi_every_middleware_runs_synchronously`` and
-    ``test_under_asgi_requests_share_one_thread_and_connection`` catch a Django upgrade that
-    changes how it is built.
+    ``test_under_asgi_every_middleware_runs_synchronously``,
+    ``test_under_asgi_requests_share_one_thread_and_connection`` and
+    ``test_a_slow_account_page_holds_up_no_table`` catch a Django upgrade that changes how
+    it is built.
     """
 
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ _pools: dict[tuple[str, tuple[tuple[str, Any], ...]], redis.ConnectionPool] = {}
 class SharedConnectionPool(redis.ConnectionPool):
     @classmethod
     def from_url(cls, url: str, **options: Any) -> redis.ConnectionPool:  # type: ignore[override]
-        key = (url, tuple(sorted(options.items(), key=lambda item: item[0])))
+        key = (url, tuple(sorted(options.items())))  # option names are unique
         with _lock:
             pool = _pools.get(key)
             if pool is None:
