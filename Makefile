@@ -64,14 +64,12 @@ test-browser: install
 SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
 SCALE_REDIS ?= redis://127.0.0.1:6379
 SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py)
-# The in-memory layer's `groups` attribute does not exist on the Redis layer.
-SCALE_DESELECT = --deselect tests/test_consumers.py::test_presence_counts_players_and_watchers_and_closing_leaves_nothing
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \
 		YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) $(BIN)/python -m pytest tests/scale $(PYTEST_ARGS)
 	DATABASE_URL=$(SCALE_POSTGRES)/yahtzee_$$$$ REDIS_URL=$(SCALE_REDIS)/$$(( $$$$ % 15 + 1 )) \
-		$(BIN)/python -m pytest $(SCALE_SUITE) $(SCALE_DESELECT) -q $(PYTEST_ARGS)
+		$(BIN)/python -m pytest $(SCALE_SUITE) -q $(PYTEST_ARGS)
 
 # Live rooms load benchmark (bench/bench_load.py): embedded, then scale, at the target figures;
 # prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 8 minutes.

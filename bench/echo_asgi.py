@@ -2,8 +2,8 @@
 it receives to its room's group, served by daphne exactly like the site.
 
 No Django views, database, sessions, templates or origin checks: what is left is daphne,
-the channel layer (in memory, or Redis when ``REDIS_URL`` is set, with the site's capacity
-and expiry) and the websocket frames themselves. ``GET /`` answers ``ok`` for readiness.
+the channel layer (in memory, or the site's Redis layer when ``REDIS_URL`` is set) and
+the websocket frames themselves. ``GET /`` answers ``ok`` for readiness.
 
     daphne -b 127.0.0.1 -p 8100 bench.echo_asgi:application
 """
@@ -15,6 +15,8 @@ import os
 import django
 from django.conf import settings
 
+from yahtzee_site.channel_layers import redis_channel_layer
+
 if not settings.configured:
     redis_url = os.environ.get("REDIS_URL", "")
     settings.configure(
@@ -23,14 +25,7 @@ if not settings.configured:
         INSTALLED_APPS=["channels"],
         CHANNEL_LAYERS={
             "default": (
-                {
-                    "BACKEND": "channels_redis.core.RedisChannelLayer",
-                    "CONFIG": {
-                        "hosts": [{"address": redis_url, "socket_timeout": None}],
-                        "capacity": 1500,
-                        "expiry": 30,
-                    },
-                }
+                redis_channel_layer(redis_url)
                 if redis_url
                 else {
                     "BACKEND": "channels.layers.InMemoryChannelLayer",

@@ -99,13 +99,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.last_message = time.monotonic()
         self.joined = False
 
+        # Join the room before reading its state, so that no version committed in between
+        # can slip past this page: what the read already shows is then skipped as old.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = True
         snapshot = await database_sync_to_async(Snapshot.load)(self.code)
         await self.accept()
         if snapshot is None:
+            self.joined = False
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="There is no game with that link.")
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.joined = True
         await database_sync_to_async(autoplay.resume)(self.code)
         ensure_heartbeat()
         await self.push_full(snapshot)

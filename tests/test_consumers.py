@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from games import services
+from games.broadcast import group_name
 from games.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
 from games.models import Connection, Game
 from games.routing import websocket_urlpatterns
@@ -19,6 +20,17 @@ from yahtzee_site.asgi import application
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 VERSION = re.compile(r'id="board"[^>]*data-version="(\d+)"')
+
+
+def room_members(code: str) -> set[str]:
+    """The channels of this process in the game's group, on either channel layer."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    group = group_name(code)
+    if hasattr(layer, "prefix"):  # channels_redis's pub/sub layer names its groups itself
+        group = f"{layer.prefix}__group__{group}"
+    return set(layer.groups.get(group, ()))
 
 
 def version_of(html: str) -> int | None:
@@ -88,6 +100,7 @@ async def test_unknown_game_socket_is_closed_with_a_reason():
     assert closed["code"] == CLOSE_UNKNOWN_GAME
     assert "no game" in closed["reason"]
     await comm.wait()
+    assert not room_members("nosuchgame")
 
 
 async def test_socket_from_a_foreign_origin_is_refused():
@@ -137,7 +150,6 @@ async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
 async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
     from channels.layers import get_channel_layer
 
-    from games.broadcast import group_name
     from games.models import Snapshot
 
     monkeypatch.setattr(services, "_listeners", [])  # the test delivers the versions itself
@@ -169,7 +181,6 @@ async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
 async def test_a_version_another_process_announced_is_kept_for_the_next_move(monkeypatch):
     from channels.layers import get_channel_layer
 
-    from games.broadcast import group_name
     from games.models import Snapshot
 
     monkeypatch.setattr(services, "_listeners", [])  # made "elsewhere": this process hears it
@@ -211,6 +222,32 @@ async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
     assert version_of(html) == game.version
     assert 'class="die' in html
     await again.disconnect()
+
+
+async def test_a_move_made_while_a_page_opens_reaches_it(monkeypatch):
+    """The page joins its room before reading the table: a move committed just after that
+    read is still pushed to it, at once (not after a gap and a resynchronisation)."""
+    from games.models import Snapshot
+
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    ann = Player("ann", user_id=host.pk)
+    read = Snapshot.load
+
+    def read_then_someone_moves(code):
+        snapshot = read(code)
+        monkeypatch.setattr(Snapshot, "load", read)  # only the opening page's read
+        services.game_start(code=code, player=ann, version=snapshot.game.version)
+        return snapshot
+
+    monkeypatch.setattr(Snapshot, "load", read_then_someone_moves)
+    page = await connect(game.code)
+    assert version_of(await receive_board(page)) == game.version
+    html = await page.receive_from(timeout=0.5)
+    while 'id="board"' not in html:  # presence updates may come first
+        html = await page.receive_from(timeout=0.5)
+    assert version_of(html) == game.version + 1
+    await page.disconnect()
 
 
 async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch):
@@ -303,9 +340,7 @@ async def test_presence_counts_players_and_watchers_and_closing_leaves_nothing()
     await watcher.disconnect()
     await player_page.disconnect()
     assert not await database_sync_to_async(Connection.objects.exists)()
-    from channels.layers import get_channel_layer
-
-    assert not get_channel_layer().groups.get(f"game-{game.code}")
+    assert not room_members(game.code)
 
 
 async def test_room_pushes_reach_pages_without_a_database_round_trip(monkeypatch):

@@ -74,7 +74,7 @@ def test_embedded_default_is_sqlite_in_wal_with_immediate_transactions(tmp_path)
             "REDIS_URL",
             "redis://cache.internal:6379/0",
             'settings.CHANNEL_LAYERS["default"]["BACKEND"]',
-            "channels_redis.core.RedisChannelLayer",
+            "channels_redis.pubsub.RedisPubSubChannelLayer",
         ),
     ],
 )

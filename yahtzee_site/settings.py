@@ -11,6 +11,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from yahtzee_site.channel_layers import redis_channel_layer
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -110,18 +112,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # socket_timeout=None: redis-py 8 defaults to 5 s, which cuts the layer's own
-            # 5 s blocking receive and closes idle sockets with 1011 (channels_redis#422).
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "capacity": 1500,
-                "expiry": 30,
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
     CHANNEL_LAYERS = {
         "default": {
