@@ -183,6 +183,92 @@ async def test_under_asgi_every_middleware_runs_synchronously(monkeypatch):
     assert len({thread for _, thread in seen.values()}) == 1
 
 
+@pytest.fixture
+def signals_seen():
+    """Each ``request_started`` and ``request_finished``, with the thread it ran on."""
+    import threading
+
+    from django.core import signals
+
+    seen: list[tuple[str, int]] = []
+
+    def started(**kwargs):
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.get_ident()))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    yield seen
+    signals.request_started.disconnect(started)
+    signals.request_finished.disconnect(finished)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_a_request_visits_the_worker_thread_once(monkeypatch, signals_seen):
+    """Start signal, middleware, view and finish signal: one hand-off to the worker thread."""
+    import threading
+
+    from asgiref.sync import SyncToAsync
+    from channels.testing import HttpCommunicator
+
+    from yahtzee_site.asgi import application
+
+    executor = SyncToAsync.single_thread_executor
+    handed_off = []
+    submit = executor.submit
+
+    def counting_submit(fn, *args, **kwargs):
+        handed_off.append(fn)
+        return submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(executor, "submit", counting_submit)
+    response = await HttpCommunicator(
+        application, "GET", "/", headers=[(b"host", b"testserver")]
+    ).get_response()
+
+    assert response["status"] == 200 and b"Yahtzee" in response["body"]
+    assert len(handed_off) == 1
+    (started, thread), (finished, same_thread) = signals_seen
+    assert (started, finished) == ("started", "finished")
+    assert thread == same_thread != threading.get_ident()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_is_sent(
+    signals_seen,
+):
+    from asgiref.testing import ApplicationCommunicator
+
+    from yahtzee_site.asgi import application
+
+    path = "/static/favicon.svg"
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+    }
+    server = ApplicationCommunicator(application, scope)
+    await server.send_input({"type": "http.request", "body": b""})
+    start = await server.receive_output(3)
+    assert start["status"] == 200
+    body = b""
+    while True:
+        message = await server.receive_output(3)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+        assert [name for name, _ in signals_seen] == ["started"]  # still open while sent
+    await server.wait(3)
+    assert body == (ROOT / "static" / "favicon.svg").read_bytes()
+    assert [name for name, _ in signals_seen] == ["started", "finished"]
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_under_asgi_requests_share_one_thread_and_connection(monkeypatch):
     """No request pays for a thread and a database connection of its own."""

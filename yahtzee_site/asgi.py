@@ -5,7 +5,11 @@ import os
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 django.setup(set_prefix=False)
@@ -36,8 +40,19 @@ class SynchronousRequestHandler(ASGIHandler):
     up hashes a password, 0.4 s with the GIL released, and no table should wait for that,
     so they keep a thread of their own, as Django gives every request.
 
+    Around the middleware Django's ``handle`` makes two more hand-offs to that thread: one
+    for the ``request_started`` signal and one to close the response (``request_finished``).
+    Here one call does all three (``_respond``), and a response that is not streamed is
+    closed before it is sent, its content being complete by then; a streamed one (a static
+    file) is closed after. That is 0.45 ms less CPU per request in process (2.8 instead of
+    3.25 ms for the home page). Django's ``handle`` also watches for the client going away,
+    to cancel an asynchronous view; the site has none, and a synchronous view cannot be
+    cancelled.
+
     ``ASGIHandler`` is not a public API (``get_asgi_application`` returns one); the tests
     ``test_under_asgi_every_middleware_runs_synchronously``,
+    ``test_under_asgi_a_request_visits_the_worker_thread_once``,
+    ``test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_is_sent``,
     ``test_under_asgi_requests_share_one_thread_and_connection`` and
     ``test_a_slow_account_page_holds_up_no_table`` catch a Django upgrade that changes how
     it is built.
@@ -54,7 +69,34 @@ class SynchronousRequestHandler(ASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+    async def handle(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        """``ASGIHandler.handle`` with one hand-off to the worker thread instead of three."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+        try:
+            await self.send_response(response, send)
+        finally:
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+            body_file.close()
+
+    def _respond(self, scope, body_file):  # type: ignore[no-untyped-def]
+        """On the worker thread: the request from start signal to closed response."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
+        return response
 
 
 django_asgi_app = SynchronousRequestHandler()
