@@ -42,6 +42,7 @@ from pathlib import Path
 from bench import live
 
 RESULTS = Path(__file__).resolve().parent / "results"
+TIMELINE_WINDOW = 10.0  # seconds
 ACTION_TIMEOUT = 15.0
 CONNECT_CONCURRENCY = 20
 SETUP_CONCURRENCY = 8
@@ -91,6 +92,18 @@ def summary_ms(values: list[float]) -> dict[str, float | None]:
         "p99": ms(percentile(values, 99)),
         "max": ms(max(values) if values else None),
     }
+
+
+def timeline_ms(tally: Tally, start: float, window: float = TIMELINE_WINDOW) -> list[dict]:
+    """Latency percentiles per window of the measured phase, by when the action was sent:
+    shows whether a run holds steady or drifts (a game filling up, a queue building)."""
+    windows: dict[int, list[float]] = {}
+    for sent, latency in zip(tally.sent_at, tally.latencies, strict=True):
+        windows.setdefault(int((sent - start) // window), []).append(latency)
+    return [
+        {"from_s": index * window, "actions": len(values), **summary_ms(values)}
+        for index, values in sorted(windows.items())
+    ]
 
 
 def process_cpu(servers: list[live.Server]) -> float:
@@ -148,6 +161,7 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)
     http_latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # perf_counter, one per latency
     sent: int = 0
     completed: int = 0
     errors: int = 0
@@ -281,6 +295,7 @@ async def measure_phase(
         "actions_sent": tally.sent,
         "actions_per_s": round(tally.completed / elapsed, 1),
         "latency_ms": summary_ms(tally.latencies),
+        "latency_timeline_ms": timeline_ms(tally, wall0),
         "http_ms": summary_ms(tally.http_latencies),
         "server_cpu_ms_per_action": round((cpu1 - cpu0) * 1000 / done, 2),
         "server_cpu_percent": round((cpu1 - cpu0) * 100 / wall, 1),
@@ -457,6 +472,7 @@ class Site:
         tally.completed += 1
         tally.http_latencies.append(answered - sent)
         tally.latencies.append(last - sent)
+        tally.sent_at.append(sent)
 
 
 @contextlib.contextmanager
@@ -621,6 +637,7 @@ class Echo:
             return
         tally.completed += 1
         tally.latencies.append(last - sent)
+        tally.sent_at.append(sent)
 
 
 async def read_echoes(ws, log: live.SocketLog, on_seq) -> None:
@@ -713,6 +730,11 @@ def table(result: dict) -> str:
     for q in ("p50", "p95", "p99", "max"):
         want = f"<= {target[f'{q}_ms']}" if f"{q}_ms" in target else ""
         row(f"latency {q} ms", lambda r, q=q: r["latency_ms"][q], want)
+    row(
+        f"p99 ms per {TIMELINE_WINDOW:g} s",
+        lambda r: " ".join(str(w["p99"]) for w in r["latency_timeline_ms"]),
+        show_ratio=False,
+    )
     row("HTTP answer p50 ms", lambda r: r["http_ms"]["p50"], show_ratio=False)
     row("server CPU ms/action", lambda r: r["server_cpu_ms_per_action"], "<= 10")
     row("server CPU %", lambda r: r["server_cpu_percent"])
