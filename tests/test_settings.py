@@ -83,18 +83,20 @@ def test_environment_switches_to_the_scale_out_services(variable, value, express
 
 
 def test_every_requests_cache_shares_one_redis_connection_pool():
-    """Under ASGI each request gets a cache object of its own; none opens new connections."""
+    """Under ASGI each request gets a cache object of its own; none opens new connections
+    or builds a new client."""
     code = (
         "from django.core.cache import caches; "
         "first, second = (caches.create_connection('default') for _ in range(2)); "
         "print(first is not second, "
-        "first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True))"
+        "first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True), "
+        "first._cache.get_client(write=True) is second._cache.get_client(write=False))"
     )
     result = run_manage(
         "shell", "--no-imports", "-c", code, REDIS_URL="redis://cache.internal:6379/0"
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "True"]
+    assert result.stdout.split() == ["True", "True", "True"]
 
 
 def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):

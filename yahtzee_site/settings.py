@@ -126,10 +126,10 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, with every request's cache object sharing the
+            # process's connections and client.
+            "BACKEND": "yahtzee_site.redis_pool.RedisCache",
             "LOCATION": REDIS_URL,
-            # Every request's cache object shares the process's connections.
-            "OPTIONS": {"pool_class": "yahtzee_site.redis_pool.SharedConnectionPool"},
         }
     }
 else:
