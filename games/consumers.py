@@ -19,6 +19,7 @@ import logging
 import os
 import time
 import uuid
+from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -47,7 +48,12 @@ def _viewer(scope: dict) -> Player:
     return Player(name="", guest=token)
 
 
-_decoded_cache: dict[tuple[str, int], Snapshot] = {}
+# The last few versions decoded here. The newest of each game is also kept by services
+# (``committed_snapshot``), which the sockets ask first; this serves the versions that
+# arrive out of order. Kept small: each snapshot is some forty objects for the garbage
+# collector to walk, and a thousand of them made full collections visibly longer.
+_decoded_cache: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
+DECODED_CACHE_SIZE = 64
 
 
 def _decoded(code: str, event: dict) -> Snapshot:
@@ -55,9 +61,9 @@ def _decoded(code: str, event: dict) -> Snapshot:
     key = (code, event["version"])
     snapshot = _decoded_cache.get(key)
     if snapshot is None:
-        if len(_decoded_cache) > 1024:
-            _decoded_cache.clear()
         snapshot = _decoded_cache[key] = Snapshot.from_wire(event["snapshot"])
+        if len(_decoded_cache) > DECODED_CACHE_SIZE:
+            _decoded_cache.popitem(last=False)
         rendering.adopt(snapshot, event.get("boards", {}))
         services.committed_elsewhere(snapshot)
     return snapshot

@@ -178,6 +178,24 @@ async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
     await page.disconnect()
 
 
+async def test_a_process_keeps_only_the_last_few_versions_it_decoded(monkeypatch):
+    """Versions heard from other processes are decoded once for all the process's pages,
+    and only the last few are kept: a long evening of play piles up no old snapshots."""
+    from games import consumers
+    from games.models import Snapshot
+
+    monkeypatch.setattr(consumers, "_decoded_cache", consumers.OrderedDict())
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    wire = (await database_sync_to_async(Snapshot.load)(game.code)).to_wire()
+    first = consumers._decoded(game.code, {"version": 1, "snapshot": wire})
+    assert consumers._decoded(game.code, {"version": 1, "snapshot": wire}) is first
+    for version in range(2, 500):
+        consumers._decoded(game.code, {"version": version, "snapshot": wire})
+    assert len(consumers._decoded_cache) == consumers.DECODED_CACHE_SIZE
+    assert consumers._decoded(game.code, {"version": 1, "snapshot": wire}) is not first
+
+
 async def test_a_version_another_process_announced_is_kept_for_the_next_move(monkeypatch):
     from channels.layers import get_channel_layer
 

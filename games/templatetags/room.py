@@ -64,7 +64,12 @@ def die_face(value: int) -> SafeString:
     return _die_face(value)
 
 
-@lru_cache(maxsize=8192)
+# Most fragments (the scorecard's head and sums, the dice) recur within a turn and between
+# the viewpoints of one version, not much later: a few per table are enough. Every entry
+# also lives in the heap the garbage collector walks on each full collection, which pauses
+# the whole process; at 8192 entries this memo alone was 55 000 objects of it, for the same
+# hit rate (77 %) as at 1024 in the load benchmark.
+@lru_cache(maxsize=1024)
 def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
     return render_to_string(f"games/room.html#{name}", dict(context))
 
