@@ -72,7 +72,7 @@ test-scale: install
 		$(BIN)/python -m pytest $(SCALE_SUITE) -q $(PYTEST_ARGS)
 
 # Live rooms load benchmark (bench/bench_load.py): embedded, then scale, at the target figures;
-# prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 8 minutes.
+# prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 5 minutes.
 bench-load: install
 	$(BIN)/python -m bench.bench_load --mode embedded --rooms 100 --rate 50 --duration 60
 	YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) \
