@@ -20,27 +20,23 @@ import redis
 from django.core.cache.backends import redis as django_redis
 
 _lock = threading.Lock()
-_pools: dict[tuple[str, tuple[tuple[str, Any], ...]], redis.ConnectionPool] = {}
-_clients: dict[int, redis.Redis] = {}
+# One client per server and set of options; each client holds its connection pool.
+_clients: dict[tuple[str, tuple[tuple[str, Any], ...]], redis.Redis] = {}
 
 
 class SharedRedisCacheClient(django_redis.RedisCacheClient):
-    def _get_connection_pool(self, write: bool) -> redis.ConnectionPool:
-        server = self._servers[self._get_connection_pool_index(write)]
-        key = (server, tuple(sorted(self._pool_options.items())))  # option names are unique
-        with _lock:
-            pool = _pools.get(key)
-            if pool is None:
-                pool = _pools[key] = self._pool_class.from_url(server, **self._pool_options)
-        return pool
-
     def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
-        pool = self._get_connection_pool(write)
-        client = _clients.get(id(pool))  # pools live as long as the process
-        if client is None:
-            with _lock:
-                client = _clients.setdefault(id(pool), self._client(connection_pool=pool))
+        server = self._servers[self._get_connection_pool_index(write)]
+        shared = (server, tuple(sorted(self._pool_options.items())))  # option names are unique
+        with _lock:
+            client = _clients.get(shared)
+            if client is None:
+                pool = self._pool_class.from_url(server, **self._pool_options)
+                client = _clients[shared] = self._client(connection_pool=pool)
         return client
+
+    def _get_connection_pool(self, write: bool) -> redis.ConnectionPool:
+        return self.get_client(write=write).connection_pool
 
 
 class RedisCache(django_redis.RedisCache):
