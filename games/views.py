@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import autoplay, rendering, selectors, services
+from . import rendering, selectors, services
 from .forms import (
     AddBotForm,
     GameCreateForm,
@@ -33,9 +33,22 @@ from .forms import (
     SignupForm,
     VersionForm,
 )
-from .models import Game, Seat, Snapshot
+from .models import Game, Player, Seat
 from .rules import Rules
-from .services import GameError, GameNotFound, Player
+from .services import GameError, GameNotFound, NotAllowed, StaleAction
+from .snapshots import Snapshot
+
+# The HTTP status of each kind of refusal (services know nothing of HTTP).
+STATUS_OF_ERROR: dict[type[GameError], int] = {
+    GameNotFound: 404,
+    NotAllowed: 403,
+    StaleAction: 409,
+}
+
+
+def status_of(error: GameError) -> int:
+    """The status a refusal is answered with: its kind's, else 400 (a bad request)."""
+    return next((STATUS_OF_ERROR[c] for c in type(error).__mro__ if c in STATUS_OF_ERROR), 400)
 
 
 def player_for(request: HttpRequest) -> Player:
@@ -94,7 +107,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
             )
         except GameError as error:
             form.add_error(None, str(error))
-            status = error.status
+            status = status_of(error)
         else:
             return redirect(game)
     else:
@@ -120,8 +133,8 @@ def _game_or_404(code: str) -> Game:
     return game
 
 
-def _snapshot_or_404(code: str) -> Snapshot:
-    snapshot = selectors.load_snapshot(code)
+def _snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
+    snapshot = selectors.load_snapshot(code, version)
     if snapshot is None:
         raise Http404("There is no game with that link.")
     return snapshot
@@ -149,9 +162,7 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    snapshot = _snapshot_or_404(code)
-    autoplay.resume(code)  # a computer player's turn left pending by a restart
-    return render_game(request, snapshot)
+    return render_game(request, _snapshot_or_404(code))
 
 
 @require_GET
@@ -183,13 +194,14 @@ def _act(
     except GameNotFound:
         raise Http404("There is no game with that link.") from None
     except GameError as error:
-        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
+        return render_game(
+            request, _snapshot_or_404(code), error=str(error), status=status_of(error)
+        )
     if not request.htmx:
         return redirect("game", code=code)
     version = (changed if isinstance(changed, Game) else changed.game).version
     # The snapshot this change was announced with, if this process heard it; else reload.
-    snapshot = services.committed_snapshot(code, version) or _snapshot_or_404(code)
-    return render_game(request, snapshot)
+    return render_game(request, _snapshot_or_404(code, version))
 
 
 @require_POST
@@ -259,7 +271,9 @@ def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
     except GameNotFound:
         raise Http404("There is no game with that link.") from None
     except GameError as error:
-        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
+        return render_game(
+            request, _snapshot_or_404(code), error=str(error), status=status_of(error)
+        )
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = new.get_absolute_url()

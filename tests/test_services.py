@@ -14,6 +14,7 @@ import secrets
 import pytest
 
 from games import engine, rules, services
+from games.committed import committed
 from games.engine import GameState, Keep, Roll, RollOffRound, Score
 from games.models import CODE_ALPHABET, Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
@@ -76,7 +77,7 @@ def card_of(game: Game, position: int) -> Scorecard:
 
 
 def test_dice_come_from_the_operating_systems_generator_by_default():
-    assert isinstance(services.dice_source, secrets.SystemRandom)
+    assert isinstance(services.dice.source, secrets.SystemRandom)
 
 
 def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):
@@ -379,7 +380,9 @@ def heard(monkeypatch):
     """The versions announced to the live layer, in order."""
     versions: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        services, "_listeners", [lambda snap: versions.append((snap.game.code, snap.game.version))]
+        services.writes,
+        "listeners",
+        [lambda snap: versions.append((snap.game.code, snap.game.version))],
     )
     return versions
 
@@ -659,8 +662,8 @@ def test_a_whole_game_played_from_committed_copies_ends_as_one_read_back_each_mo
     """Each move after the first starts from the version this process committed."""
     faces = lambda seat, turn: "66666" if seat == 0 else "11112"  # noqa: E731
     from_copies = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
-    assert services._committed[from_copies.code].game.version == from_copies.version
-    monkeypatch.setattr(services, "committed_snapshot", lambda code, version: None)
+    assert committed.at(from_copies.code, from_copies.version) is not None
+    monkeypatch.setattr(committed, "at", lambda code, version: None)
     read_back = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
 
     def outcome(game):
@@ -697,7 +700,7 @@ def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_cha
     roll(duel, ann, "12345")
     seen = version_of(duel)
     with monkeypatch.context() as elsewhere:  # another process: this one never hears of it
-        elsewhere.setattr(services, "_listeners", [])
+        elsewhere.setattr(services.writes, "listeners", [])
         keep(duel, ann, "11000")
     before = snapshot(duel)
     moves = duel.moves.count()
@@ -705,7 +708,7 @@ def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_cha
     with pytest.raises(StaleAction):
         roll(duel, ann, "66666", version=seen)  # a click made on the older table
 
-    assert services._committed[duel.code].game.version == seen
+    assert committed.at(duel.code, seen) is not None
     assert snapshot(duel) == before
     assert duel.moves.count() == moves
 
@@ -715,11 +718,11 @@ def test_a_move_against_a_version_another_process_announced_reads_nothing_back(d
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
     roll(duel, ann, "66654")
     duel.refresh_from_db()
-    services.committed_elsewhere(Snapshot.from_wire(Snapshot.of(duel).to_wire()))
+    committed.remember(Snapshot.from_wire(Snapshot.of(duel).to_wire()))
     with CaptureQueriesContext(connection) as queries:
         score(duel, ann, "sixes", version=duel.version)
 
@@ -843,7 +846,7 @@ def test_only_the_players_can_open_a_rematch(finished_duel, cat):
 
 def play_with_keeps(game: Game, players: list[Player], choices: random.Random) -> None:
     """Play a started game to the end through the services, keeping and re-rolling at random
-    and scoring a random legal box; the dice come from services.dice_source."""
+    and scoring a random legal box; the dice come from services.dice.source."""
     while True:
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
