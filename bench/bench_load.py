@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import live
+from tests.support import live
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TIMELINE_WINDOW = 10.0  # seconds

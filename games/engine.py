@@ -28,6 +28,8 @@ ROLLS_PER_TURN = 3
 ROUNDS = len(Category)
 MAX_SEATS = 8
 NO_HOLDS = (False,) * DICE_COUNT
+# What a game stores of the table beside its players' cards (see ``GameState.to_dict``).
+TABLE_KEYS = ("rolloff", "starter", "turn_number", "dice", "held", "rolls_left")
 
 
 class DiceSource(Protocol):
@@ -146,6 +148,9 @@ class GameState:
 
     # -- persistence -----------------------------------------------------------
     def to_dict(self) -> dict[str, object]:
+        """The one serialisation of a game state: JSON types only; ``from_dict`` reads it.
+
+        A stored game keeps ``cards`` on its seats and the ``TABLE_KEYS`` on its row."""
         return {
             "rules": self.rules.to_dict(),
             "cards": [card.to_dict() for card in self.cards],

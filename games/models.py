@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from .engine import NO_HOLDS, GameState, RollOffRound
-from .rules import Rules, Scorecard
+from .engine import NO_HOLDS, TABLE_KEYS, GameState
+from .rules import Rules
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
 CODE_LENGTH = 10
@@ -39,6 +39,10 @@ class Player:
         if self.user_id is not None:
             return game.host_user_id == self.user_id
         return bool(self.guest) and not game.host_user_id and game.host_guest == self.guest
+
+
+def no_holds() -> list[bool]:
+    return list(NO_HOLDS)
 
 
 def new_game_code() -> str:
@@ -73,8 +77,8 @@ class Game(models.Model):
     rolloff = models.JSONField(default=list, blank=True)
     starter = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_number = models.PositiveSmallIntegerField(default=0)
-    dice = models.CharField(max_length=5, blank=True)  # "" before the turn's first roll
-    held = models.CharField(max_length=5, default="00000")
+    dice = models.JSONField(null=True, blank=True)  # None before the turn's first roll
+    held = models.JSONField(default=no_holds)
     rolls_left = models.PositiveSmallIntegerField(default=3)
 
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
@@ -99,29 +103,17 @@ class Game(models.Model):
         return Rules(upper_first=self.upper_first)
 
     def engine_state(self, seats: list[Seat]) -> GameState:
-        """The engine's view of this started game; ``seats`` ordered by position."""
-        rules = self.rules
-        return GameState(
-            rules=rules,
-            cards=tuple(Scorecard.from_dict(seat.scorecard, rules) for seat in seats),
-            rolloff=tuple(
-                RollOffRound(tuple((int(s), tuple(d)) for s, d in r)) for r in self.rolloff
-            ),
-            starter=self.starter or 0,
-            turn_number=self.turn_number,
-            dice=tuple(int(d) for d in self.dice) if self.dice else None,
-            held=tuple(h == "1" for h in self.held) if self.dice else NO_HOLDS,
-            rolls_left=self.rolls_left,
-        )
+        """The engine's view of this started game; ``seats`` ordered by position. The row
+        holds the engine's own serialisation of the table, the seats that of the cards."""
+        table = {key: getattr(self, key) for key in TABLE_KEYS}
+        cards = [seat.scorecard for seat in seats]
+        return GameState.from_dict({"rules": self.rules.to_dict(), "cards": cards, **table})
 
     def store_turn(self, state: GameState) -> None:
-        """Copy the engine's turn fields onto this row (the caller saves)."""
-        self.rolloff = [[[seat, list(dice)] for seat, dice in r.rolls] for r in state.rolloff]
-        self.starter = state.starter
-        self.turn_number = state.turn_number
-        self.dice = "".join(map(str, state.dice)) if state.dice else ""
-        self.held = "".join("1" if h else "0" for h in state.held)
-        self.rolls_left = state.rolls_left
+        """Copy the engine's table fields onto this row (the caller saves)."""
+        data = state.to_dict()
+        for key in TABLE_KEYS:
+            setattr(self, key, data[key])
 
 
 class BotLevel(models.TextChoices):

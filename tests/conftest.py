@@ -68,6 +68,16 @@ def version_of(source: Game | HttpResponse) -> int:
     return int(match.group(1))
 
 
+def dice_of(game: Game) -> str:
+    """The dice on the table, as the tests write them ("31456"; "" before a roll)."""
+    return "".join(map(str, game.dice or ()))
+
+
+def held_of(game: Game) -> str:
+    """Which dice are kept, as the tests write them ("01100")."""
+    return "".join("1" if h else "0" for h in game.held)
+
+
 def board_view(game: Game, viewer: Player) -> Any:
     """The board's view model of ``game`` as it stands now, for ``viewer``."""
     from games import selectors

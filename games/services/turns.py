@@ -71,10 +71,11 @@ def _play(
         turn_number=state.turn_number,
     )
     changed_seats: list[Seat] = []
-    if isinstance(action, engine.Roll):
-        move.kind, move.dice, move.held = Move.Kind.ROLL, game.dice, game.held
-    elif isinstance(action, engine.Keep):
-        move.kind, move.dice, move.held = Move.Kind.KEEP, game.dice, game.held
+    if isinstance(action, (engine.Roll, engine.Keep)):
+        assert new.dice is not None
+        move.kind = Move.Kind.ROLL if isinstance(action, engine.Roll) else Move.Kind.KEEP
+        move.dice = "".join(map(str, new.dice))
+        move.held = "".join("1" if h else "0" for h in new.held)
     else:
         assert isinstance(action, engine.Score) and state.dice is not None
         card = new.cards[seat.position]
