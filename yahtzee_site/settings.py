@@ -126,9 +126,10 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's Redis cache, with every request's cache object sharing the
-            # process's connections and client.
-            "BACKEND": "yahtzee_site.redis_pool.RedisCache",
+            # django-redis keeps one connection pool per process, shared by the cache
+            # objects of every request (Django's own Redis cache opens one per request
+            # under ASGI: ticket #35651).
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }
