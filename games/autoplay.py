@@ -32,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 WARMUP_RETRY_SECONDS = 2.0
 
+Job = tuple[str, int, Callable[[str, int], None]]  # a game's code, its version, what to do
 _scheduled: set[tuple[str, int]] = set()  # (code, version) with an action pending here
 _lock = threading.Lock()
 _local = threading.local()
@@ -71,7 +72,9 @@ def schedule(code: str, version: int, job: Callable[[str, int], None], delay: fl
 def _run_now(code: str, version: int, job: Callable[[str, int], None]) -> None:
     """Run in this thread; a job that leads to another (a bot's next action) is queued
     rather than nested, so a whole game of bots does not grow the stack."""
-    queue: deque | None = getattr(_local, "queue", None)
+    queue: deque[tuple[str, int, Callable[[str, int], None]]] | None = getattr(
+        _local, "queue", None
+    )
     if queue is not None:
         queue.append((code, version, job))
         return
@@ -118,6 +121,7 @@ def bot_acts(code: str, version: int) -> None:
         schedule(code, version, bot_acts, max(WARMUP_RETRY_SECONDS, settings.BOT_DELAY_SECONDS))
         return
     state = snapshot.state
+    assert state is not None  # the game is in play
     action = choose_action(
         advisor, state, seat.position, services.dice.source, BotLevel(seat.bot).policy
     )

@@ -60,7 +60,7 @@ class Cache(Generic[K, V]):
             if known is _MISSING:
                 self._data[key] = value
                 return value
-            return known  # type: ignore[no-any-return]
+            return known
 
     def put_unless(self, key: K, value: V, keep: Callable[[V], bool]) -> None:
         """Store ``value`` unless the value already cached for ``key`` passes ``keep``."""

@@ -97,5 +97,5 @@ class RemoveBotForm(VersionForm):
 
 
 class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         fields = ("username",)

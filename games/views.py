@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from . import rendering, selectors, services
 from .forms import (
@@ -51,6 +52,12 @@ def status_of(error: GameError) -> int:
     return next((STATUS_OF_ERROR[c] for c in type(error).__mro__ if c in STATUS_OF_ERROR), 400)
 
 
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it."""
+
+    htmx: HtmxDetails
+
+
 def player_for(request: HttpRequest) -> Player:
     """The person behind a request: their account, or the guest name in their session."""
     if request.user.is_authenticated:
@@ -78,7 +85,7 @@ def _form_error(form: django_forms.Form) -> str:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     player = player_for(request)
     return render(
         request,
@@ -93,7 +100,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def game_create(request: HttpRequest) -> HttpResponse:
+def game_create(request: HtmxHttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST)
     if form.is_valid():
         player = _remember_guest(request, form.cleaned_data["name"])
@@ -141,7 +148,7 @@ def _snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
 
 
 def render_game(
-    request: HttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
+    request: HtmxHttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     viewer = player_for(request)
     if request.htmx:
@@ -157,7 +164,7 @@ def render_game(
 
 
 @require_GET
-def game_detail(request: HttpRequest, code: str) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.user.is_authenticated:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
@@ -166,12 +173,12 @@ def game_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def game_state(request: HttpRequest, code: str) -> JsonResponse:
+def game_state(request: HtmxHttpRequest, code: str) -> JsonResponse:
     return JsonResponse(selectors.state_json(_game_or_404(code)))
 
 
 def _act(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     code: str,
     form_class: type[VersionForm],
     service: Callable[..., Game | Seat],
@@ -205,7 +212,7 @@ def _act(
 
 
 @require_POST
-def game_join(request: HttpRequest, code: str) -> HttpResponse:
+def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def joining(form: JoinForm) -> Player:
         known = player_for(request)
         if not known.is_known or (known.guest and form.cleaned_data.get("name")):
@@ -216,7 +223,7 @@ def game_join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
+def game_add_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request,
         code,
@@ -227,7 +234,7 @@ def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
+def game_remove_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request,
         code,
@@ -238,34 +245,34 @@ def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_leave(request: HttpRequest, code: str) -> HttpResponse:
+def game_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_leave)
 
 
 @require_POST
-def game_start(request: HttpRequest, code: str) -> HttpResponse:
+def game_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_start)
 
 
 @require_POST
-def turn_roll(request: HttpRequest, code: str) -> HttpResponse:
+def turn_roll(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.turn_roll)
 
 
 @require_POST
-def turn_keep(request: HttpRequest, code: str) -> HttpResponse:
+def turn_keep(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, KeepForm, services.turn_keep, lambda f: {"held": f.held_flags()})
 
 
 @require_POST
-def turn_score(request: HttpRequest, code: str) -> HttpResponse:
+def turn_score(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request, code, ScoreForm, services.turn_score, lambda f: {"category": f.category_value()}
     )
 
 
 @require_POST
-def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
+def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         new = services.game_rematch(code=code, player=player_for(request))
     except GameNotFound:
@@ -282,7 +289,7 @@ def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def history(request: HttpRequest, username: str) -> HttpResponse:
+def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:
         raise Http404("No player by that name.")
@@ -300,7 +307,7 @@ class LoginView(auth_views.LoginView):
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():

@@ -7,6 +7,7 @@ PostgreSQL and ``REDIS_URL`` to the Redis channel layer for several processes.
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -123,6 +124,7 @@ else:
 
 # Sessions are read on every request: keep them in the cache, written through to the
 # database. One process uses its own memory; several share Redis.
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {

@@ -278,6 +278,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                     suggested=bool(suggested and suggested[i]),
                 )
             )
+        assert current_pos is not None  # dice are on the table only during a turn
         joker_note = rules.joker_note(state.cards[current_pos], state.dice)
     for view in views:
         on_table = tuple(state.dice) if view.is_current and state and state.dice else None

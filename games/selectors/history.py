@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -90,7 +91,7 @@ def loss_chart(losses: list[float]) -> dict[str, object] | None:
 
 
 def line_chart(
-    values: list[float], grid: int, width: int = 600, height: int = 200
+    values: Sequence[float], grid: int, width: int = 600, height: int = 200
 ) -> dict[str, object] | None:
     """Points of a line chart over time, for a server-rendered SVG."""
     if not values:

@@ -54,8 +54,9 @@ def _play(
         seats = list(game.seats.order_by("position"))
     seat = _acting_seat(game, seats, player, version)
     state = game.engine_state(seats)
-    if state.current_seat != seat.position:
-        raise NotAllowed(f"It is {seats[state.current_seat].name}'s turn, not yours.")
+    on_turn = state.current_seat
+    if on_turn is not None and on_turn != seat.position:
+        raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
     action = make_action(seat.position)
     try:
         new = engine.apply(state, action, rng or dice.source)
@@ -92,7 +93,7 @@ def _play(
     fields = [*TURN_FIELDS, "status", "finished_at"]
     if known is None:
         game.save(update_fields=[*fields, "version"])
-    elif not Game.objects.filter(pk=game.pk, version=version).update(
+    elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
         version=game.version, **{name: getattr(game, name) for name in fields}
     ):
         raise StaleAction(STALE)  # changed by another process since: nothing is written
