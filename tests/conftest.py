@@ -204,22 +204,23 @@ def cat(carol: Any) -> Player:
     return player_of(carol)
 
 
+def new_client(user: Any = None, guest: str | None = None) -> Client:
+    """A browser: logged in as ``user``, or a guest whose session remembers ``guest``."""
+    browser = Client()
+    if user is not None:
+        browser.force_login(user)
+    elif guest is not None:
+        session = browser.session
+        session["guest_name"] = guest
+        session["guest_token"] = secrets.token_urlsafe(12)
+        session.save()
+    return browser
+
+
 @pytest.fixture
 def make_client(db: None) -> Callable[..., Client]:
     """A browser: logged in as ``user``, or a guest whose session remembers ``guest``."""
-
-    def make(user: Any = None, guest: str | None = None) -> Client:
-        browser = Client()
-        if user is not None:
-            browser.force_login(user)
-        elif guest is not None:
-            session = browser.session
-            session["guest_name"] = guest
-            session["guest_token"] = secrets.token_urlsafe(12)
-            session.save()
-        return browser
-
-    return make
+    return new_client
 
 
 @pytest.fixture

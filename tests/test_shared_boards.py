@@ -5,9 +5,7 @@ over the socket are the same markup."""
 
 from __future__ import annotations
 
-import secrets
 from html.parser import HTMLParser
-from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -18,7 +16,7 @@ from django.test import Client
 from games import services
 from games.models import Game
 from games.services import Player
-from tests.conftest import HTMX, PASSWORD, ScriptedDice, rolloff_won_by
+from tests.conftest import HTMX, PASSWORD, ScriptedDice, new_client, rolloff_won_by
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -65,18 +63,6 @@ def board_of(html: str) -> str:
     return html[offset(finder.start) : offset(finder.end) + len("</div>")]
 
 
-def client_of(user: Any = None, guest: str | None = None) -> Client:
-    browser = Client()
-    if user is not None:
-        browser.force_login(user)
-    elif guest is not None:
-        session = browser.session
-        session["guest_name"] = guest
-        session["guest_token"] = secrets.token_urlsafe(12)
-        session.save()
-    return browser
-
-
 @database_sync_to_async
 def table_at(stage: str) -> tuple[Game, dict[str, Client]]:
     """A four-seat table with its host, a guest and an account seated, at ``stage``; a
@@ -84,10 +70,10 @@ def table_at(stage: str) -> tuple[Game, dict[str, Client]]:
     User = get_user_model()
     ann, bob, cat = (User.objects.create_user(n, password=PASSWORD) for n in ("ann", "bob", "cat"))
     clients = {
-        "host": client_of(ann),
-        "seated guest": client_of(guest="Gus"),
-        "seated account": client_of(bob),
-        "spectator": client_of(cat),
+        "host": new_client(ann),
+        "seated guest": new_client(guest="Gus"),
+        "seated account": new_client(bob),
+        "spectator": new_client(cat),
         "anonymous visitor": Client(),
     }
     host = Player("ann", user_id=ann.pk)
@@ -164,7 +150,7 @@ async def test_a_guest_keeps_their_name_and_the_way_back_after_a_push():
     """The join form of a shared lobby board offers a guest their own name, and the log-in
     link leads back to this table."""
     game, _ = await table_at("lobby")
-    guest = await database_sync_to_async(client_of)(guest="Hana")
+    guest = await database_sync_to_async(new_client)(guest="Hana")
 
     board = await pushed_board(game.code, guest)
 
