@@ -33,15 +33,35 @@ def settings_value(expression: str, **env: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_production_settings_pass_the_deployment_checklist():
+def production(static_root: Path) -> dict[str, str]:
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "yahtzee.example.com",
+        "DJANGO_STATIC_ROOT": str(static_root),
+    }
+
+
+def test_production_settings_pass_the_deployment_checklist(tmp_path):
+    env = production(tmp_path / "static")
+    collected = run_manage("collectstatic", "--noinput", **env)
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **env)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_check_refuses_a_start_without_collected_static_files(tmp_path):
+    # Without the manifest every page would answer 500 ("Missing staticfiles manifest entry").
+    result = run_manage("check", "--deploy", **production(tmp_path / "never-collected"))
+    assert result.returncode != 0
+    assert "yahtzee_site.E001" in result.stderr
+    assert str(tmp_path / "never-collected" / "staticfiles.json") in result.stderr
+    assert "collectstatic" in result.stderr
+
+
+def test_development_settings_need_no_collected_static_files(tmp_path):
     result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="yahtzee.example.com",
+        "check", "--deploy", "--tag", "staticfiles", DJANGO_STATIC_ROOT=str(tmp_path)
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "games",
+    "yahtzee_site",  # its system checks (yahtzee_site/checks.py)
 ]
 
 MIDDLEWARE = [
@@ -160,7 +161,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
