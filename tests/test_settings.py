@@ -259,12 +259,15 @@ async def test_under_asgi_a_request_visits_the_worker_thread_once(monkeypatch, s
 
 @pytest.mark.django_db(transaction=True)
 async def test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_is_sent(
-    signals_seen,
+    signals_seen, settings
 ):
-    from asgiref.testing import ApplicationCommunicator
+    from yahtzee_site.asgi import SynchronousRequestHandler
 
-    from yahtzee_site.asgi import application
-
+    # whitenoise finds its files when its middleware is built (from the finders if DEBUG was
+    # on then, which depends on when the site's application was first imported): build the
+    # site's handler here, serving static/ as the collected files.
+    settings.STATIC_ROOT = ROOT / "static"
+    application = SynchronousRequestHandler()
     path = "/static/favicon.svg"
     scope = {
         "type": "http",
@@ -275,19 +278,22 @@ async def test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_i
         "query_string": b"",
         "headers": [(b"host", b"testserver")],
     }
-    server = ApplicationCommunicator(application, scope)
-    await server.send_input({"type": "http.request", "body": b""})
-    start = await server.receive_output(3)
+    requests = [{"type": "http.request", "body": b""}]
+    sent = []  # each message, with the signals seen when the server sent it
+
+    async def receive():
+        return requests.pop(0)
+
+    async def send(message):
+        sent.append((message, [name for name, _ in signals_seen]))
+
+    await application(scope, receive, send)
+    (start, _), *chunks = sent
     assert start["status"] == 200
-    body = b""
-    while True:
-        message = await server.receive_output(3)
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-        assert [name for name, _ in signals_seen] == ["started"]  # still open while sent
-    await server.wait(3)
+    body = b"".join(message.get("body", b"") for message, _ in chunks)
     assert body == (ROOT / "static" / "favicon.svg").read_bytes()
+    for _, signals_then in chunks:
+        assert signals_then == ["started"]  # still open while sent
     assert [name for name, _ in signals_seen] == ["started", "finished"]
 
 
