@@ -6,6 +6,7 @@ PostgreSQL and ``REDIS_URL`` to the Redis channel layer for several processes.
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -26,6 +27,16 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate for django-ratelimit, ``count/period``: ``10/5m``, ``300/m``, ``1000/h``."""
+    value = os.environ.get(name, default).strip()
+    if not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", value):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate: write count/period, e.g. 10/5m or 300/m."
+        )
+    return value
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -67,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.limits.PostLimitMiddleware",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
@@ -228,6 +240,19 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Limits on abuse (games/limits.py), counted per client in the default cache (so across
+# processes at scale): a client over one gets 429 and when to retry. Rates are count/period.
+LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")  # per address and username
+LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")  # per address and username
+LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
+LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
+LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
+# How many proxies in front of the site append to X-Forwarded-For (nginx with
+# $proxy_add_x_forwarded_for: 1); 0 counts clients by REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+# Addresses or networks never limited (the load benchmark runs with 127.0.0.1).
+LIMITS_EXEMPT_IPS = env_list("LIMITS_EXEMPT_IPS", "")
 
 # Messages a page may send over its socket (it only ever asks for a resync).
 WS_MESSAGES_PER_SECOND = 5
