@@ -24,6 +24,18 @@ migrate: install
 run: migrate
 	$(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
 
+# A production start (README "Production start"): DJANGO_DEBUG=0 and the rest of the
+# settings from the environment (DJANGO_SECRET_KEY at least). Migrates, collects the static
+# files (without them every page answers 500), refuses to start if `check --deploy` finds
+# an error, then serves with daphne.
+.PHONY: serve
+serve: export DJANGO_DEBUG = 0
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput
+	$(BIN)/python manage.py check --deploy
+	exec $(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -59,11 +71,12 @@ test-browser: install
 		--tracing retain-on-failure --screenshot only-on-failure $(PYTEST_ARGS)
 
 # Scale-out (tests/scale/): two daphne processes on a fresh PostgreSQL database and Redis, one
-# game played across both; then the service, view and consumer tests on PostgreSQL + Redis.
+# game played across both; then the service, view, consumer and limits tests on PostgreSQL + Redis.
 # Needs PostgreSQL (127.0.0.1:5432, trust) and Redis (127.0.0.1:6379): down means FAIL, not skip.
 SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
 SCALE_REDIS ?= redis://127.0.0.1:6379
-SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py)
+SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py \
+	tests/test_abuse.py)
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \

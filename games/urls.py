@@ -2,10 +2,11 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .limits import limit_failed_logins, limit_failed_signups, limit_table_creation
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("games/new/", views.game_create, name="game_create"),
+    path("games/new/", limit_table_creation(views.game_create), name="game_create"),
     path("g/<str:code>/", views.game_detail, name="game"),
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
     path("g/<str:code>/join/", views.game_join, name="game_join"),
@@ -18,7 +19,7 @@ urlpatterns = [
     path("g/<str:code>/score/", views.turn_score, name="turn_score"),
     path("g/<str:code>/rematch/", views.game_rematch, name="game_rematch"),
     path("u/<str:username>/", views.history, name="history"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", views.LoginView.as_view(), name="login"),
+    path("accounts/signup/", limit_failed_signups(views.signup), name="signup"),
+    path("accounts/login/", limit_failed_logins(views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -124,6 +124,13 @@ def no_presence_heartbeat(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def test_client_is_exempt_from_limits(settings: Any) -> None:
+    """The test client's address is never limited: the limits' counts would carry over from
+    test to test. tests/test_abuse.py sends from other addresses."""
+    settings.LIMITS_EXEMPT_IPS = ["127.0.0.1"]
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches() -> Iterator[None]:
     """Each test starts with every in-process cache empty (no game remembered as
     committed, no board or fragment rendered)."""

@@ -217,6 +217,19 @@ def test_a_finished_game_shows_the_ranking_and_its_rematch(make_game, ann, ben, 
 # -- open tables and a player's tables ----------------------------------------------------------
 
 
+def test_the_public_list_shows_one_open_table_per_host(make_game, ann, ben):
+    for _ in range(5):
+        flood = make_game(ann, seats=2, public=True)
+    guest = guest_player("Gus")
+    for _ in range(3):
+        by_guest = make_game(guest, seats=2, public=True)
+    other = make_game(ben, seats=2, public=True)
+
+    lobbies = [g.code for g in selectors.public_lobbies()]
+
+    assert lobbies == [other.code, by_guest.code, flood.code]
+
+
 def test_public_lobbies_lists_open_public_tables_newest_first(make_game, ann, ben):
     older = make_game(ann, seats=2, public=True)
     newer = make_game(ben, seats=4, public=True)

@@ -37,15 +37,35 @@ def settings_value(expression: str, **env: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_production_settings_pass_the_deployment_checklist():
+def production(static_root: Path) -> dict[str, str]:
+    return {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "yahtzee.example.com",
+        "DJANGO_STATIC_ROOT": str(static_root),
+    }
+
+
+def test_production_settings_pass_the_deployment_checklist(tmp_path):
+    env = production(tmp_path / "static")
+    collected = run_manage("collectstatic", "--noinput", **env)
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **env)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_check_refuses_a_start_without_collected_static_files(tmp_path):
+    # Without the manifest every page would answer 500 ("Missing staticfiles manifest entry").
+    result = run_manage("check", "--deploy", **production(tmp_path / "never-collected"))
+    assert result.returncode != 0
+    assert "yahtzee_site.E001" in result.stderr
+    assert str(tmp_path / "never-collected" / "staticfiles.json") in result.stderr
+    assert "collectstatic" in result.stderr
+
+
+def test_development_settings_need_no_collected_static_files(tmp_path):
     result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="yahtzee.example.com",
+        "check", "--deploy", "--tag", "staticfiles", DJANGO_STATIC_ROOT=str(tmp_path)
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -238,8 +258,15 @@ async def test_under_asgi_a_request_visits_the_worker_thread_once(monkeypatch, s
 
 @pytest.mark.django_db(transaction=True)
 async def test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_is_sent(
-    signals_seen,
+    signals_seen, settings
 ):
+    from yahtzee_site.request_handler import SynchronousRequestHandler
+
+    # whitenoise finds its files when its middleware is built (from the finders if DEBUG was
+    # on then, which depends on when the site's application was first imported): build the
+    # site's handler here, serving static/ as the collected files.
+    settings.STATIC_ROOT = ROOT / "static"
+    application = SynchronousRequestHandler()
     path = "/static/favicon.svg"
     scope = {
         "type": "http",
@@ -251,23 +278,21 @@ async def test_under_asgi_a_streamed_file_arrives_whole_and_is_closed_after_it_i
         "headers": [(b"host", b"testserver")],
     }
     requests = [{"type": "http.request", "body": b""}]
-    sent: list[dict] = []
+    sent = []  # each message, with the signals seen when the server sent it
 
-    async def receive() -> dict:
-        return requests.pop(0) if requests else {"type": "http.disconnect"}
+    async def receive():
+        return requests.pop(0)
 
-    async def send(message: dict) -> None:
-        # What the response had been through by the time each message went out.
-        sent.append({**message, "signals": [name for name, _ in signals_seen]})
+    async def send(message):
+        sent.append((message, [name for name, _ in signals_seen]))
 
     await application(scope, receive, send)
-
-    assert sent[0]["status"] == 200
-    body = sent[1:]
-    assert (
-        b"".join(m.get("body", b"") for m in body) == (ROOT / "static" / "favicon.svg").read_bytes()
-    )
-    assert all(m["signals"] == ["started"] for m in body)  # still open while it was sent
+    (start, _), *chunks = sent
+    assert start["status"] == 200
+    body = b"".join(message.get("body", b"") for message, _ in chunks)
+    assert body == (ROOT / "static" / "favicon.svg").read_bytes()
+    for _, signals_then in chunks:
+        assert signals_then == ["started"]  # still open while sent
     assert [name for name, _ in signals_seen] == ["started", "finished"]
 
 

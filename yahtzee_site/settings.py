@@ -6,10 +6,12 @@ PostgreSQL and ``REDIS_URL`` to the Redis channel layer for several processes.
 """
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from yahtzee_site.channel_layers import redis_channel_layer
@@ -26,6 +28,16 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate for django-ratelimit, ``count/period``: ``10/5m``, ``300/m``, ``1000/h``."""
+    value = os.environ.get(name, default).strip()
+    if not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", value):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate: write count/period, e.g. 10/5m or 300/m."
+        )
+    return value
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -52,11 +64,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "games",
+    "yahtzee_site",  # its system checks (yahtzee_site/checks.py)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "yahtzee_site.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -64,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.limits.PostLimitMiddleware",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
@@ -163,7 +179,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -173,6 +189,38 @@ STORAGES = {
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
+}
+
+# Content Security Policy (django-csp): scripts, styles, sockets and images from this site
+# only; no inline script or style, no eval (htmx is told so in templates/base.html), no
+# plug-ins, no <base>, forms post here, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],  # the page's own websocket (ws:/wss: of this host)
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features no page here uses (yahtzee_site/headers.py).
+PERMISSIONS_POLICY = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "display-capture": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
+    "clipboard-write": ["self"],  # "Copy link"
 }
 
 SESSION_COOKIE_HTTPONLY = True
@@ -195,6 +243,19 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Limits on abuse (games/limits.py), counted per client in the default cache (so across
+# processes at scale): a client over one gets 429 and when to retry. Rates are count/period.
+LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")  # per address and username
+LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")  # per address and username
+LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
+LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
+LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
+# How many proxies in front of the site append to X-Forwarded-For (nginx with
+# $proxy_add_x_forwarded_for: 1); 0 counts clients by REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+# Addresses or networks never limited (the load benchmark runs with 127.0.0.1).
+LIMITS_EXEMPT_IPS = env_list("LIMITS_EXEMPT_IPS", "")
 
 # Messages a page may send over its socket (it only ever asks for a resync).
 WS_MESSAGES_PER_SECOND = 5

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, F, Q
+from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from ..committed import committed
-from ..models import Game, Player
+from ..models import Game, Player, Seat
 from ..rules import Category, Scorecard
 from ..snapshots import Snapshot
 
@@ -22,12 +23,24 @@ def load_snapshot(code: str, version: int | None = None) -> Snapshot | None:
 
 
 def public_lobbies(limit: int = 20) -> list[Game]:
-    return list(
-        Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
-        .annotate(seated=Count("seats"))
-        .filter(seated__lt=F("seat_count"))
-        .order_by("-created_at")[:limit]
+    """Public tables waiting for players, newest first: at most one per host (their newest),
+    so that nobody can fill the list with tables of their own."""
+    host = Concat(
+        Coalesce(Cast("host_user_id", CharField()), Value("")),
+        Value(":"),
+        "host_guest",
+        output_field=CharField(),
     )
+    seated = Seat.objects.filter(game=OuterRef("pk")).values("game").annotate(n=Count("id"))
+    waiting = (
+        Game.objects.filter(status=Game.Status.LOBBY, is_public=True)
+        .annotate(host=host, seated=Coalesce(Subquery(seated.values("n")), 0))
+        .filter(seated__lt=F("seat_count"))
+    )
+    newer_of_same_host = waiting.filter(
+        host=OuterRef("host"), created_at__gt=OuterRef("created_at")
+    )
+    return list(waiting.exclude(Exists(newer_of_same_host)).order_by("-created_at")[:limit])
 
 
 def player_games(player: Player, limit: int = 10) -> list[Game]:

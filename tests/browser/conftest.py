@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from .people import WS_LOG
+from .people import CSP_LOG, WS_LOG
 
 ENABLED = os.environ.get("YAHTZEE_BROWSER") == "1"
 # Not collected at all by a plain `pytest` / `make test`.
@@ -169,12 +169,21 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture
-def person(new_context: Any) -> Any:
+def csp_violations() -> list[str]:
+    """What the Content Security Policy blocked on any page of the test, as reported by the
+    pages' ``securitypolicyviolation`` events. A test that provokes one removes it."""
+    return []
+
+
+@pytest.fixture
+def person(new_context: Any, csp_violations: list[str]) -> Any:
     """Opens a new browser context (own cookies) with one page: ``person(viewport=...)``."""
 
     def open_person(**context_args: Any) -> Any:
         context = new_context(**context_args)
+        context.expose_function("reportCspViolation", lambda report: csp_violations.append(report))
         context.add_init_script(WS_LOG)
+        context.add_init_script(CSP_LOG)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
         page.on("pageerror", lambda error: _page_errors.append(f"{page.url}: {error}"))
@@ -183,3 +192,4 @@ def person(new_context: Any) -> Any:
     _page_errors: list[str] = []
     yield open_person
     assert not _page_errors, "JavaScript errors on the pages:\n" + "\n".join(_page_errors)
+    assert not csp_violations, "Content Security Policy violations:\n" + "\n".join(csp_violations)

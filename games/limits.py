@@ -1,0 +1,276 @@
+"""Limits on abuse: how often one client may fail to log in or sign up, open tables, post.
+
+Every count lives in Django's default cache (local memory in the embedded deployment, Redis
+at scale, so a limit holds across all processes), in django-ratelimit's fixed windows. A
+client over a limit gets ``429 Too Many Requests``: a page (or, for an htmx request, the
+room's message area, the board left as it is) with a sentence saying when to try again,
+and a ``Retry-After`` header. Nothing else happens: no log-in, no account, no table, no move.
+
+The rates are settings, each read from the environment variable of the same name
+(``yahtzee_site/settings.py``; README, "Configuration" and "Security"):
+
+- ``LIMIT_LOGIN_FAILURES`` (``10/5m``): failed log-ins, on the site's page and on
+  ``/admin/`` alike, per client address and per username;
+- ``LIMIT_SIGNUP_FAILURES`` (``10/5m``): refused sign-ups, per client address and username;
+- ``LIMIT_TABLES_PER_SESSION`` (``5/m``), ``LIMIT_TABLES_PER_IP`` (``10/m``): tables opened;
+- ``LIMIT_POSTS_PER_SESSION`` (``300/m``): POSTs of any kind per session (per address for
+  a client without one), far more than the fastest player sends.
+
+The client's address is ``REMOTE_ADDR``, or, behind ``TRUSTED_PROXY_COUNT`` proxies that
+each append to ``X-Forwarded-For``, the address the outermost of them saw; IPv6 addresses
+count per /64 (one host's usual share). ``LIMITS_EXEMPT_IPS`` lists addresses (or networks)
+that are never limited: the load benchmark's clients on 127.0.0.1, which open a hundred
+tables in a second.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_login_failed
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.translation import ngettext
+from django_ratelimit.core import get_usage
+
+View = Callable[..., HttpResponse]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One count per client in the cache, at the rate ``settings.<setting>`` ("10/5m")."""
+
+    group: str
+    setting: str
+
+    def _usage(self, request: HttpRequest, value: str, *, increment: bool) -> dict | None:
+        return get_usage(
+            request,
+            group=self.group,
+            key=lambda _group, _request: value,
+            rate=getattr(settings, self.setting),
+            increment=increment,
+        )
+
+    def hit(self, request: HttpRequest, value: str) -> int | None:
+        """Count one more for ``value``: the seconds to wait if that is over the limit."""
+        usage = self._usage(request, value, increment=True)
+        return _wait(usage) if usage and usage["should_limit"] else None
+
+    def spent(self, request: HttpRequest, value: str) -> int | None:
+        """Count nothing: the seconds to wait if ``value`` has used its whole allowance."""
+        usage = self._usage(request, value, increment=False)
+        return _wait(usage) if usage and usage["count"] >= usage["limit"] else None
+
+
+def _wait(usage: dict) -> int:
+    # The window's end; at least a second (a cache that failed answers -1: try again soon).
+    return max(1, int(usage["time_left"]))
+
+
+LOGIN_FAILURES = Limit("login-failures", "LIMIT_LOGIN_FAILURES")
+SIGNUP_FAILURES = Limit("signup-failures", "LIMIT_SIGNUP_FAILURES")
+TABLES_PER_SESSION = Limit("tables-per-session", "LIMIT_TABLES_PER_SESSION")
+TABLES_PER_IP = Limit("tables-per-ip", "LIMIT_TABLES_PER_IP")
+POSTS_PER_SESSION = Limit("posts-per-session", "LIMIT_POSTS_PER_SESSION")
+
+
+# -- who the client is ------------------------------------------------------------------------
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: ``REMOTE_ADDR``, or with ``TRUSTED_PROXY_COUNT`` = n the n-th
+    entry of ``X-Forwarded-For`` from the right (what the outermost trusted proxy saw;
+    entries left of it are the client's to write). Something that is not an address
+    (a missing header, a made-up entry) falls back to ``REMOTE_ADDR``."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies > 0:
+        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [hop for hop in hops if hop]
+        if len(hops) >= proxies and _is_address(hops[-proxies]):
+            return hops[-proxies]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _ip_value(request: HttpRequest) -> str:
+    address = client_ip(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return f"ip:{address}"
+    if ip.version == 6:
+        return f"ip:{ipaddress.ip_network(f'{ip}/64', strict=False).network_address}/64"
+    return f"ip:{ip}"
+
+
+def _session_value(request: HttpRequest) -> str | None:
+    session = getattr(request, "session", None)
+    if session is None:
+        return None
+    session.keys()  # read it: an unknown or expired cookie leaves no key, so made-up
+    key = session.session_key  # cookies cannot each start a fresh count
+    return f"session:{key}" if key else None
+
+
+def _username_value(username: object) -> str | None:
+    name = " ".join(str(username or "").split()).casefold()
+    return f"user:{name}" if name else None
+
+
+def is_exempt(request: HttpRequest) -> bool:
+    """From one of ``LIMITS_EXEMPT_IPS`` (addresses or networks): never limited."""
+    exempt = settings.LIMITS_EXEMPT_IPS
+    if not exempt:
+        return False
+    try:
+        ip = ipaddress.ip_address(client_ip(request))
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(network, strict=False) for network in exempt)
+
+
+def _address_and_name(request: HttpRequest, username: object) -> list[str]:
+    return [value for value in (_ip_value(request), _username_value(username)) if value]
+
+
+def _posted_username(request: HttpRequest) -> object:
+    return request.POST.get(get_user_model().USERNAME_FIELD, "")
+
+
+def _longest(waits: Iterable[int | None]) -> int | None:
+    return max((wait for wait in waits if wait), default=None)
+
+
+# -- the answer -------------------------------------------------------------------------------
+
+
+def retry_sentence(wait: int) -> str:
+    if wait < 90:
+        return ngettext(
+            "Too many requests. Please try again in %(count)d second.",
+            "Too many requests. Please try again in %(count)d seconds.",
+            wait,
+        ) % {"count": wait}
+    minutes = math.ceil(wait / 60)
+    return ngettext(
+        "Too many requests. Please try again in %(count)d minute.",
+        "Too many requests. Please try again in %(count)d minutes.",
+        minutes,
+    ) % {"count": minutes}
+
+
+def too_many_requests(request: HttpRequest, wait: int) -> HttpResponse:
+    """429 with when to retry: a page, or for htmx the room's message and no other swap."""
+    context = {"message": retry_sentence(wait)}
+    if request.headers.get("HX-Request") == "true":
+        response = HttpResponse(render_to_string("429.html#notice", context), status=429)
+        response["HX-Reswap"] = "none"  # keep the board; only the message area changes
+    else:
+        response = render(request, "429.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+# -- the limits -------------------------------------------------------------------------------
+
+
+def limit_failed_logins(view: View) -> View:
+    """A log-in view (the site's, the admin's) refuses a POST with 429 once its address or
+    the username it names has ``LIMIT_LOGIN_FAILURES`` failures; the failures are counted
+    by :func:`count_failed_login`, whatever page they came from."""
+
+    @wraps(view)
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and not is_exempt(request):
+            values = _address_and_name(request, _posted_username(request))
+            wait = _longest(LOGIN_FAILURES.spent(request, value) for value in values)
+            if wait:
+                return too_many_requests(request, wait)
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
+@receiver(user_login_failed, dispatch_uid="games.limits.count_failed_login")
+def count_failed_login(
+    sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: Any
+) -> None:
+    """Every failed ``authenticate()`` of a request counts for its address and username."""
+    if request is None or is_exempt(request):
+        return
+    username = credentials.get(get_user_model().USERNAME_FIELD, "")
+    for value in _address_and_name(request, username):
+        LOGIN_FAILURES.hit(request, value)
+
+
+def limit_failed_signups(view: View) -> View:
+    """The sign-up view refuses a POST with 429 once its address or the username it asks
+    for has ``LIMIT_SIGNUP_FAILURES`` refused sign-ups (which the view answers with 400)."""
+
+    @wraps(view)
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != "POST" or is_exempt(request):
+            return view(request, *args, **kwargs)
+        values = _address_and_name(request, _posted_username(request))
+        wait = _longest(SIGNUP_FAILURES.spent(request, value) for value in values)
+        if wait:
+            return too_many_requests(request, wait)
+        response = view(request, *args, **kwargs)
+        if response.status_code == 400:
+            for value in values:
+                SIGNUP_FAILURES.hit(request, value)
+        return response
+
+    return limited
+
+
+def limit_table_creation(view: View) -> View:
+    """Opening a table counts for the session (``LIMIT_TABLES_PER_SESSION``) and for the
+    address (``LIMIT_TABLES_PER_IP``); over either, 429 and no table."""
+
+    @wraps(view)
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and not is_exempt(request):
+            counts = [(TABLES_PER_IP, _ip_value(request))]
+            session = _session_value(request)
+            if session:
+                counts.append((TABLES_PER_SESSION, session))
+            wait = _longest([limit.hit(request, value) for limit, value in counts])
+            if wait:
+                return too_many_requests(request, wait)
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
+class PostLimitMiddleware:
+    """Every POST counts for its session, or its address without one
+    (``LIMIT_POSTS_PER_SESSION``); over the limit, 429 before any view runs."""
+
+    def __init__(self, get_response: View) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and not is_exempt(request):
+            value = _session_value(request) or _ip_value(request)
+            wait = POSTS_PER_SESSION.hit(request, value)
+            if wait:
+                return too_many_requests(request, wait)
+        return self.get_response(request)
