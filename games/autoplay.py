@@ -119,7 +119,11 @@ def bot_acts(code: str, version: int) -> None:
         return
     state = snapshot.state
     action = choose_action(
-        advisor, state, seat.position, services.dice.source, BotLevel(seat.bot).policy
+        advisor,
+        state,
+        seat.position,
+        services.dice.source or services.dice.choices,
+        BotLevel(seat.bot).policy,
     )
     bot = Player(seat.name, guest=seat.guest)
     if isinstance(action, engine.Roll):

@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
 
 from .engine import MAX_SEATS
 from .models import BotLevel
@@ -33,6 +34,8 @@ class GameCreateForm(forms.Form):
         return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])
 
     name = forms.CharField(label="Your display name", max_length=40, required=False)
+    # The creator's dice seed, proposed by the page (games/dice.py); the service checks it.
+    client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
 
 
 class GuestNameForm(forms.Form):
@@ -55,6 +58,13 @@ class VersionForm(forms.Form):
 
 class JoinForm(VersionForm):
     name = forms.CharField(label="Your display name", max_length=40, required=False)
+    client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
+
+
+class SeedForm(VersionForm):
+    """A seated player's own dice seed, changed in the lobby (checked by the service)."""
+
+    client_seed = forms.CharField(label=gettext_lazy("Your dice seed"), strip=False)
 
 
 class KeepForm(VersionForm):

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from . import dice
 from .engine import NO_HOLDS, TABLE_KEYS, GameState
 from .rules import Rules
 
@@ -81,6 +82,11 @@ class Game(models.Model):
     held = models.JSONField(default=no_holds)
     rolls_left = models.PositiveSmallIntegerField(default=3)
 
+    # The provably fair dice (games/dice.py): the secret seed drawn at the start (hex;
+    # revealed once the game has ended) and how many bytes of its stream have been read.
+    server_seed = models.CharField(max_length=64, blank=True, editable=False)
+    dice_cursor = models.PositiveIntegerField(default=0)
+
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -102,6 +108,21 @@ class Game(models.Model):
     def rules(self) -> Rules:
         return Rules(upper_first=self.upper_first)
 
+    @property
+    def has_ended(self) -> bool:
+        """Finished (or given up): nothing more will be rolled, the seed may be shown."""
+        return self.status in ENDED_STATUSES
+
+    @property
+    def dice_commitment(self) -> str:
+        """The public SHA-256 of the server seed, from the start ("" before it)."""
+        return dice.commitment(bytes.fromhex(self.server_seed)) if self.server_seed else ""
+
+    @property
+    def revealed_seed(self) -> str:
+        """The server seed in hex once the game has ended, else ""."""
+        return self.server_seed if self.has_ended else ""
+
     def engine_state(self, seats: list[Seat]) -> GameState:
         """The engine's view of this started game; ``seats`` ordered by position. The row
         holds the engine's own serialisation of the table, the seats that of the cards."""
@@ -114,6 +135,10 @@ class Game(models.Model):
         data = state.to_dict()
         for key in TABLE_KEYS:
             setattr(self, key, data[key])
+
+
+# A game in one of these states rolls no more dice: its seed is revealed.
+ENDED_STATUSES = frozenset({"finished", "abandoned"})
 
 
 class BotLevel(models.TextChoices):
@@ -157,6 +182,8 @@ class Seat(models.Model):
     yahtzees = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     mean_loss = models.FloatField(null=True, blank=True)  # per decision, from the review
+    # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
+    client_seed = models.CharField(max_length=64, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -35,6 +35,7 @@ GAME_WIRE_FIELDS = (
     "dice",
     "held",
     "rolls_left",
+    "dice_cursor",
 )
 SEAT_WIRE_FIELDS = (
     "id",
@@ -48,6 +49,7 @@ SEAT_WIRE_FIELDS = (
     "yahtzees",
     "place",
     "mean_loss",
+    "client_seed",
 )
 
 

@@ -30,6 +30,7 @@ from .forms import (
     KeepForm,
     RemoveBotForm,
     ScoreForm,
+    SeedForm,
     SignupForm,
     VersionForm,
 )
@@ -104,6 +105,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 rules=Rules(upper_first=form.cleaned_data["upper_first"]),
                 is_public=form.cleaned_data["is_public"],
                 coach_hints=form.hints_setting(),
+                client_seed=form.cleaned_data["client_seed"],
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -212,7 +214,37 @@ def game_join(request: HttpRequest, code: str) -> HttpResponse:
             return _remember_guest(request, form.cleaned_data.get("name", ""))
         return known
 
-    return _act(request, code, JoinForm, services.game_join, player=joining)
+    return _act(
+        request,
+        code,
+        JoinForm,
+        services.game_join,
+        lambda f: {"client_seed": f.cleaned_data["client_seed"]},
+        player=joining,
+    )
+
+
+@require_POST
+def seat_set_client_seed(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        SeedForm,
+        services.seat_set_client_seed,
+        lambda f: {"client_seed": f.cleaned_data["client_seed"]},
+    )
+
+
+@require_GET
+def game_moves(request: HttpRequest, code: str) -> JsonResponse:
+    """The move log as published for checking the dice (see games/dice.py)."""
+    return JsonResponse(selectors.moves_json(_game_or_404(code)))
+
+
+@require_GET
+def game_verify(request: HttpRequest, code: str) -> HttpResponse:
+    """The page that recomputes the game's dice in the browser once the seed is out."""
+    return render(request, "games/verify.html", {"v": selectors.verify_view(_game_or_404(code))})
 
 
 @require_POST

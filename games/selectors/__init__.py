@@ -3,6 +3,7 @@
 * :mod:`.board`: a game as one viewer sees it (the board's view model);
 * :mod:`.coach`: the coach's hints for the player on turn;
 * :mod:`.review`: the coach's review of a finished game;
+* :mod:`.fairness`: a game's published move log and the check of its dice;
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
@@ -20,6 +21,7 @@ from .board import (
     snapshot_view,
 )
 from .coach import BoxHint, Hints, choice_words, hints_for
+from .fairness import RollRow, VerifyView, moves_json, verify_view
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
 from .review import MomentView, SeatReviewView, review_views
@@ -38,9 +40,11 @@ __all__ = [
     "MomentView",
     "PresenceView",
     "RollOffView",
+    "RollRow",
     "RowView",
     "SeatReviewView",
     "SeatView",
+    "VerifyView",
     "ViewModel",
     "action_urls",
     "choice_words",
@@ -49,6 +53,7 @@ __all__ = [
     "line_chart",
     "load_snapshot",
     "loss_chart",
+    "moves_json",
     "plain_dice",
     "player_games",
     "presence_view",
@@ -58,4 +63,5 @@ __all__ = [
     "snapshot_view",
     "state_json",
     "user_history",
+    "verify_view",
 ]

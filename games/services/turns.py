@@ -57,10 +57,12 @@ def _play(
     if state.current_seat != seat.position:
         raise NotAllowed(f"It is {seats[state.current_seat].name}'s turn, not yours.")
     action = make_action(seat.position)
+    source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
-        new = engine.apply(state, action, rng or dice.source)
+        new = engine.apply(state, action, source)
     except IllegalMove as error:
         raise GameError(str(error)) from None
+    dice.advance(game, source)
     game.store_turn(new)
     game.version += 1
     move = Move(
@@ -89,7 +91,7 @@ def _play(
         if new.is_finished:
             changed_seats = _finish(game, new, seats)
     # The game first (its row is the lock), and only what a move changes.
-    fields = [*TURN_FIELDS, "status", "finished_at"]
+    fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at"]
     if known is None:
         game.save(update_fields=[*fields, "version"])
     elif not Game.objects.filter(pk=game.pk, version=version).update(
