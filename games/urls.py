@@ -10,6 +10,7 @@ urlpatterns = [
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
     path("g/<str:code>/moves.json", views.game_moves, name="game_moves"),
     path("g/<str:code>/verify/", views.game_verify, name="game_verify"),
+    path("g/<str:code>/replay/", views.game_replay, name="game_replay"),
     path("g/<str:code>/join/", views.game_join, name="game_join"),
     path("g/<str:code>/seed/", views.seat_set_client_seed, name="seat_set_client_seed"),
     path("g/<str:code>/leave/", views.game_leave, name="game_leave"),

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import rendering, selectors, services
@@ -239,6 +240,35 @@ def seat_set_client_seed(request: HttpRequest, code: str) -> HttpResponse:
 def game_moves(request: HttpRequest, code: str) -> JsonResponse:
     """The move log as published for checking the dice (see games/dice.py)."""
     return JsonResponse(selectors.moves_json(_game_or_404(code)))
+
+
+def _query_number(request: HttpRequest, name: str) -> int | None:
+    """A whole number from the query string; None when absent; ValueError when not one."""
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return None
+    value = int(raw)
+    if value < 0:
+        raise ValueError(raw)
+    return value
+
+
+@require_GET
+def game_replay(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished (or running) game, move by move: ``?v=N`` opens the move that made
+    version N; ``?seat=P&decision=I`` the coach's I-th reviewed decision of seat P."""
+    game = _game_or_404(code)
+    error, status = None, 200
+    try:
+        version = _query_number(request, "v")
+        seat, decision = _query_number(request, "seat"), _query_number(request, "decision")
+    except ValueError:
+        version = seat = decision = None
+        error, status = gettext("That link names no moment of this game; here is its start."), 400
+    moment = (seat, decision) if seat is not None and decision is not None else None
+    replay = selectors.replay_view(game, version, moment)
+    context = {"r": replay, "game": game, "error": error}
+    return render(request, "games/replay.html", context, status=status)
 
 
 @require_GET

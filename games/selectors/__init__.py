@@ -2,6 +2,7 @@
 
 * :mod:`.board`: a game as one viewer sees it (the board's view model);
 * :mod:`.coach`: the coach's hints for the player on turn;
+* :mod:`.replay`: a game move by move, with everyone's card and the coach's verdicts;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.fairness`: a game's published move log and the check of its dice;
 * :mod:`.history`: a player's statistics, charts and finished games;
@@ -24,6 +25,7 @@ from .coach import BoxHint, Hints, choice_words, hints_for
 from .fairness import RollRow, VerifyView, moves_json, verify_view
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
+from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
 from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
 from .viewmodel import DieView, ViewModel, plain_dice
@@ -39,11 +41,14 @@ __all__ = [
     "HistoryEntry",
     "MomentView",
     "PresenceView",
+    "ReplayView",
     "RollOffView",
     "RollRow",
     "RowView",
     "SeatReviewView",
     "SeatView",
+    "Step",
+    "Verdict",
     "VerifyView",
     "ViewModel",
     "action_urls",
@@ -58,6 +63,8 @@ __all__ = [
     "player_games",
     "presence_view",
     "public_lobbies",
+    "replay_steps",
+    "replay_view",
     "review_views",
     "score_chart",
     "snapshot_view",

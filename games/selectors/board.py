@@ -199,6 +199,7 @@ ACTIONS = (
     "game_rematch",
     "seat_set_client_seed",
     "game_verify",
+    "game_replay",
 )
 
 
