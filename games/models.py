@@ -153,6 +153,11 @@ class BotLevel(models.TextChoices):
         return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
 
     @property
+    def rating(self) -> tuple[float, float]:
+        """The fixed public rating (mu, sigma) this computer player is rated at."""
+        return {"coach": (32.0, 1.0), "casual": (27.0, 1.0), "beginner": (20.0, 1.0)}[self.value]
+
+    @property
     def description(self) -> str:
         """How this computer player plays, in a few words."""
         return {
@@ -184,6 +189,8 @@ class Seat(models.Model):
     mean_loss = models.FloatField(null=True, blank=True)  # per decision, from the review
     # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
     client_seed = models.CharField(max_length=64, blank=True)
+    # The account's conservative rating right after this game (rated games only).
+    rating_after = models.FloatField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -204,6 +211,23 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+
+class Rating(models.Model):
+    """An account's skill (openskill's Plackett-Luce: mu and sigma), moved by every rated
+    game; ``ordinal`` (mu - 3 sigma) is the conservative rating the leaderboard ranks by."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0)  # rated games
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.ordinal:.1f}"
 
 
 class Move(models.Model):

@@ -22,6 +22,7 @@ urlpatterns = [
     path("g/<str:code>/score/", views.turn_score, name="turn_score"),
     path("g/<str:code>/rematch/", views.game_rematch, name="game_rematch"),
     path("u/<str:username>/", views.history, name="history"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

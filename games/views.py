@@ -344,6 +344,16 @@ def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    context = {
+        "rows": selectors.leaderboard(),
+        "bots": selectors.bot_ratings(),
+        "min_games": selectors.MIN_RATED_GAMES,
+    }
+    return render(request, "games/leaderboard.html", context)
+
+
+@require_GET
 def history(request: HttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:

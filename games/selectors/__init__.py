@@ -2,6 +2,7 @@
 
 * :mod:`.board`: a game as one viewer sees it (the board's view model);
 * :mod:`.coach`: the coach's hints for the player on turn;
+* :mod:`.ratings`: the leaderboard, an account's rating and its trend;
 * :mod:`.replay`: a game move by move, with everyone's card and the coach's verdicts;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.fairness`: a game's published move log and the check of its dice;
@@ -25,12 +26,23 @@ from .coach import BoxHint, Hints, choice_words, hints_for
 from .fairness import RollRow, VerifyView, moves_json, verify_view
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
+from .ratings import (
+    MIN_RATED_GAMES,
+    BotRating,
+    LeaderRow,
+    RatingView,
+    bot_ratings,
+    leaderboard,
+    user_rating,
+)
 from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
 from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
 from .viewmodel import DieView, ViewModel, plain_dice
 
 __all__ = [
+    "MIN_RATED_GAMES",
+    "BotRating",
     "BoxHint",
     "BoxView",
     "ColumnView",
@@ -39,8 +51,10 @@ __all__ = [
     "Hints",
     "History",
     "HistoryEntry",
+    "LeaderRow",
     "MomentView",
     "PresenceView",
+    "RatingView",
     "ReplayView",
     "RollOffView",
     "RollRow",
@@ -52,9 +66,11 @@ __all__ = [
     "VerifyView",
     "ViewModel",
     "action_urls",
+    "bot_ratings",
     "choice_words",
     "get_game",
     "hints_for",
+    "leaderboard",
     "line_chart",
     "load_snapshot",
     "loss_chart",
@@ -70,5 +86,6 @@ __all__ = [
     "snapshot_view",
     "state_json",
     "user_history",
+    "user_rating",
     "verify_view",
 ]

@@ -20,6 +20,7 @@ from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
 from .errors import STALE, GameError, NotAllowed, StaleAction
+from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
@@ -101,6 +102,8 @@ def _play(
     for changed in changed_seats:
         changed.save(update_fields=["scorecard", "total", "yahtzees", "place"])
     move.save()
+    if new.is_finished:
+        game_rate(game, seats)
     announce(game, seats)
     return game
 
