@@ -34,6 +34,15 @@ class GameCreateForm(forms.Form):
         return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])
 
     name = forms.CharField(label="Your display name", max_length=40, required=False)
+    series = forms.TypedChoiceField(
+        label=gettext_lazy("Games in the series, on one score pad"),
+        choices=[(n, str(n)) for n in range(1, 7)],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+        error_messages={"invalid_choice": gettext_lazy("A series has 1 to 6 games.")},
+    )
     # The creator's dice seed, proposed by the page (games/dice.py); the service checks it.
     client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
 

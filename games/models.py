@@ -88,6 +88,13 @@ class Game(models.Model):
     dice_cursor = models.PositiveIntegerField(default=0)
 
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
+    # A series of 1-6 games on one score pad: this is game ``series_game`` of
+    # ``series_length``; ``series_first`` is the series' first game (None on the first).
+    series_length = models.PositiveSmallIntegerField(default=1)
+    series_game = models.PositiveSmallIntegerField(default=1)
+    series_first = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="series_games"
+    )
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -107,6 +114,15 @@ class Game(models.Model):
     @property
     def rules(self) -> Rules:
         return Rules(upper_first=self.upper_first)
+
+    @property
+    def in_series(self) -> bool:
+        return self.series_length > 1
+
+    @property
+    def series_code(self) -> str:
+        """The code the series is known by: its first game's."""
+        return self.series_first.code if self.series_first_id else self.code
 
     @property
     def has_ended(self) -> bool:

@@ -36,6 +36,9 @@ GAME_WIRE_FIELDS = (
     "held",
     "rolls_left",
     "dice_cursor",
+    "series_length",
+    "series_game",
+    "series_first_id",
 )
 SEAT_WIRE_FIELDS = (
     "id",

@@ -20,7 +20,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import rendering, selectors, services
@@ -107,6 +106,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 is_public=form.cleaned_data["is_public"],
                 coach_hints=form.hints_setting(),
                 client_seed=form.cleaned_data["client_seed"],
+                series=form.cleaned_data["series"],
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -236,47 +236,6 @@ def seat_set_client_seed(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_GET
-def game_moves(request: HttpRequest, code: str) -> JsonResponse:
-    """The move log as published for checking the dice (see games/dice.py)."""
-    return JsonResponse(selectors.moves_json(_game_or_404(code)))
-
-
-def _query_number(request: HttpRequest, name: str) -> int | None:
-    """A whole number from the query string; None when absent; ValueError when not one."""
-    raw = request.GET.get(name)
-    if raw is None or raw == "":
-        return None
-    value = int(raw)
-    if value < 0:
-        raise ValueError(raw)
-    return value
-
-
-@require_GET
-def game_replay(request: HttpRequest, code: str) -> HttpResponse:
-    """A finished (or running) game, move by move: ``?v=N`` opens the move that made
-    version N; ``?seat=P&decision=I`` the coach's I-th reviewed decision of seat P."""
-    game = _game_or_404(code)
-    error, status = None, 200
-    try:
-        version = _query_number(request, "v")
-        seat, decision = _query_number(request, "seat"), _query_number(request, "decision")
-    except ValueError:
-        version = seat = decision = None
-        error, status = gettext("That link names no moment of this game; here is its start."), 400
-    moment = (seat, decision) if seat is not None and decision is not None else None
-    replay = selectors.replay_view(game, version, moment)
-    context = {"r": replay, "game": game, "error": error}
-    return render(request, "games/replay.html", context, status=status)
-
-
-@require_GET
-def game_verify(request: HttpRequest, code: str) -> HttpResponse:
-    """The page that recomputes the game's dice in the browser once the seed is out."""
-    return render(request, "games/verify.html", {"v": selectors.verify_view(_game_or_404(code))})
-
-
 @require_POST
 def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
     return _act(
@@ -344,21 +303,13 @@ def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    context = {
-        "rows": selectors.leaderboard(),
-        "bots": selectors.bot_ratings(),
-        "min_games": selectors.MIN_RATED_GAMES,
-    }
-    return render(request, "games/leaderboard.html", context)
-
-
-@require_GET
 def history(request: HttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:
         raise Http404("No player by that name.")
-    return render(request, "games/history.html", {"h": data})
+    user = data.username
+    series = selectors.player_series(Player(name=user, user_id=data.user_id))
+    return render(request, "games/history.html", {"h": data, "series": series})
 
 
 class LoginView(auth_views.LoginView):

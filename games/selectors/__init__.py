@@ -3,6 +3,7 @@
 * :mod:`.board`: a game as one viewer sees it (the board's view model);
 * :mod:`.coach`: the coach's hints for the player on turn;
 * :mod:`.ratings`: the leaderboard, an account's rating and its trend;
+* :mod:`.series`: a series of games on one score pad;
 * :mod:`.replay`: a game move by move, with everyone's card and the coach's verdicts;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.fairness`: a game's published move log and the check of its dice;
@@ -37,6 +38,7 @@ from .ratings import (
 )
 from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
+from .series import SeriesLine, SeriesView, player_series, series_view
 from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
 from .viewmodel import DieView, ViewModel, plain_dice
 
@@ -61,6 +63,8 @@ __all__ = [
     "RowView",
     "SeatReviewView",
     "SeatView",
+    "SeriesLine",
+    "SeriesView",
     "Step",
     "Verdict",
     "VerifyView",
@@ -77,12 +81,14 @@ __all__ = [
     "moves_json",
     "plain_dice",
     "player_games",
+    "player_series",
     "presence_view",
     "public_lobbies",
     "replay_steps",
     "replay_view",
     "review_views",
     "score_chart",
+    "series_view",
     "snapshot_view",
     "state_json",
     "user_history",

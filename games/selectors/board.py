@@ -200,6 +200,7 @@ ACTIONS = (
     "seat_set_client_seed",
     "game_verify",
     "game_replay",
+    "game_series",
 )
 
 

@@ -18,6 +18,7 @@ from .errors import GameError, NotAllowed, StaleAction
 from .writes import announce, bump, check_version, dice, locked_game
 
 MAX_NAME = 40
+MAX_SERIES = 6  # the score pad has six game columns
 
 
 def clean_name(name: str) -> str:
@@ -61,6 +62,7 @@ def game_create(
     is_public: bool = False,
     coach_hints: bool | None = None,
     client_seed: str = "",
+    series: int = 1,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
 
@@ -71,6 +73,8 @@ def game_create(
     if not 1 <= seat_count <= engine.MAX_SEATS:
         raise GameError(f"A game has 1 to {engine.MAX_SEATS} seats.")
     rules = rules or Rules()
+    if not 1 <= series <= MAX_SERIES:
+        raise GameError(gettext("A series has 1 to 6 games."))
     client_seed = clean_client_seed(client_seed)
     game = Game.objects.create(
         seat_count=seat_count,
@@ -79,6 +83,7 @@ def game_create(
         coach_hints=coach_hints,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
+        series_length=series,
     )
     _take_seat(game, player, 0, client_seed)
     return game
@@ -232,7 +237,12 @@ def game_rematch(*, code: str, player: Player) -> Game:
     existing = Game.objects.filter(rematch_of=game).first()
     if existing is not None:
         return existing
+    continues = game.in_series and game.series_game < game.series_length
     new = Game.objects.create(
+        # The next game of the series, with the same people; after its last, a new series.
+        series_length=game.series_length,
+        series_game=game.series_game + 1 if continues else 1,
+        series_first_id=(game.series_first_id or game.pk) if continues else None,
         seat_count=len(seats),
         upper_first=game.upper_first,
         coach_hints=game.coach_hints,
