@@ -471,3 +471,17 @@ def test_the_board_links_the_check_of_the_dice(make_game, ann, alice_client):
     view = board_view(game, ann)
     assert view.urls["game_verify"] == f"/g/{game.code}/verify/"
     assert f"/g/{game.code}/verify/" in alice_client.get(f"/g/{game.code}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_game_started_before_the_fair_dice_still_rolls(make_game, ann):
+    """Its row has no seed (the migration left it empty): it rolls the system's dice."""
+    game = make_game(ann, start=True)
+    Game.objects.filter(pk=game.pk).update(server_seed="")
+    caches.clear_all()
+
+    services.turn_roll(code=game.code, player=ann, version=version_of(game))
+
+    game.refresh_from_db()
+    assert len(dice_of(game)) == 5 and game.dice_cursor == 0
+    assert selectors.state_json(game)["dice_commitment"] is None

@@ -30,16 +30,21 @@ class Dice:
         self.new_server_seed: Callable[[], bytes] = fair.new_server_seed
         self.choices: DiceSource = secrets.SystemRandom()
 
-    def stream(self, game: Game, seats: Sequence[Seat]) -> fair.FairDice:
-        """The game's stream at its current position (its seeds read if not at hand)."""
+    def stream(self, game: Game, seats: Sequence[Seat]) -> fair.FairDice | None:
+        """The game's stream at its current position (its seed read if not at hand);
+        None for a game started before the fair dice, which has no seed."""
         seed = game.server_seed or (
             Game.objects.filter(pk=game.pk).values_list("server_seed", flat=True).get()
         )
+        if not seed:
+            return None
         client_seeds = [seat.client_seed for seat in sorted(seats, key=lambda s: s.position)]
         return fair.FairDice.for_game(bytes.fromhex(seed), client_seeds, game.dice_cursor)
 
     def for_game(self, game: Game, seats: Sequence[Seat]) -> DiceSource:
-        return self.source if self.source is not None else self.stream(game, seats)
+        if self.source is not None:
+            return self.source
+        return self.stream(game, seats) or secrets.SystemRandom()
 
     def advance(self, game: Game, source: DiceSource) -> None:
         """Keep the stream's new position on the game row (the caller saves)."""
