@@ -123,7 +123,11 @@ def bot_acts(code: str, version: int) -> None:
     state = snapshot.state
     assert state is not None  # the game is in play
     action = choose_action(
-        advisor, state, seat.position, services.dice.source, BotLevel(seat.bot).policy
+        advisor,
+        state,
+        seat.position,
+        services.dice.source or services.dice.choices,
+        BotLevel(seat.bot).policy,
     )
     bot = Player(seat.name, guest=seat.guest)
     if isinstance(action, engine.Roll):

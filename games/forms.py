@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy
 
 from .engine import MAX_SEATS
 from .models import BotLevel
@@ -33,6 +34,17 @@ class GameCreateForm(forms.Form):
         return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])
 
     name = forms.CharField(label="Your display name", max_length=40, required=False)
+    series = forms.TypedChoiceField(
+        label=gettext_lazy("Games in the series, on one score pad"),
+        choices=[(n, str(n)) for n in range(1, 7)],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+        error_messages={"invalid_choice": gettext_lazy("A series has 1 to 6 games.")},
+    )
+    # The creator's dice seed, proposed by the page (games/dice.py); the service checks it.
+    client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
 
 
 class VersionForm(forms.Form):
@@ -51,6 +63,13 @@ class VersionForm(forms.Form):
 
 class JoinForm(VersionForm):
     name = forms.CharField(label="Your display name", max_length=40, required=False)
+    client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
+
+
+class SeedForm(VersionForm):
+    """A seated player's own dice seed, changed in the lobby (checked by the service)."""
+
+    client_seed = forms.CharField(label=gettext_lazy("Your dice seed"), strip=False)
 
 
 class KeepForm(VersionForm):

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from . import dice
 from .engine import NO_HOLDS, TABLE_KEYS, GameState
 from .rules import Rules
 
@@ -81,7 +82,19 @@ class Game(models.Model):
     held = models.JSONField(default=no_holds)
     rolls_left = models.PositiveSmallIntegerField(default=3)
 
+    # The provably fair dice (games/dice.py): the secret seed drawn at the start (hex;
+    # revealed once the game has ended) and how many bytes of its stream have been read.
+    server_seed = models.CharField(max_length=64, blank=True, editable=False)
+    dice_cursor = models.PositiveIntegerField(default=0)
+
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
+    # A series of 1-6 games on one score pad: this is game ``series_game`` of
+    # ``series_length``; ``series_first`` is the series' first game (None on the first).
+    series_length = models.PositiveSmallIntegerField(default=1)
+    series_game = models.PositiveSmallIntegerField(default=1)
+    series_first = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="series_games"
+    )
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -102,6 +115,30 @@ class Game(models.Model):
     def rules(self) -> Rules:
         return Rules(upper_first=self.upper_first)
 
+    @property
+    def in_series(self) -> bool:
+        return self.series_length > 1
+
+    @property
+    def series_code(self) -> str:
+        """The code the series is known by: its first game's."""
+        return self.series_first.code if self.series_first_id else self.code
+
+    @property
+    def has_ended(self) -> bool:
+        """Finished (or given up): nothing more will be rolled, the seed may be shown."""
+        return self.status in ENDED_STATUSES
+
+    @property
+    def dice_commitment(self) -> str:
+        """The public SHA-256 of the server seed, from the start ("" before it)."""
+        return dice.commitment(bytes.fromhex(self.server_seed)) if self.server_seed else ""
+
+    @property
+    def revealed_seed(self) -> str:
+        """The server seed in hex once the game has ended, else ""."""
+        return self.server_seed if self.has_ended else ""
+
     def engine_state(self, seats: list[Seat]) -> GameState:
         """The engine's view of this started game; ``seats`` ordered by position. The row
         holds the engine's own serialisation of the table, the seats that of the cards."""
@@ -116,6 +153,10 @@ class Game(models.Model):
             setattr(self, key, data[key])
 
 
+# A game in one of these states rolls no more dice: its seed is revealed.
+ENDED_STATUSES = frozenset({"finished", "abandoned"})
+
+
 class BotLevel(models.TextChoices):
     """Computer players, and the strategy each plays (games/strategy/bots.py)."""
 
@@ -126,6 +167,11 @@ class BotLevel(models.TextChoices):
     @property
     def policy(self) -> str:
         return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+
+    @property
+    def rating(self) -> tuple[float, float]:
+        """The fixed public rating (mu, sigma) this computer player is rated at."""
+        return {"coach": (32.0, 1.0), "casual": (27.0, 1.0), "beginner": (20.0, 1.0)}[self.value]
 
     @property
     def description(self) -> str:
@@ -157,6 +203,10 @@ class Seat(models.Model):
     yahtzees = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     mean_loss = models.FloatField(null=True, blank=True)  # per decision, from the review
+    # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
+    client_seed = models.CharField(max_length=64, blank=True)
+    # The account's conservative rating right after this game (rated games only).
+    rating_after = models.FloatField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -177,6 +227,23 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+
+class Rating(models.Model):
+    """An account's skill (openskill's Plackett-Luce: mu and sigma), moved by every rated
+    game; ``ordinal`` (mu - 3 sigma) is the conservative rating the leaderboard ranks by."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0)  # rated games
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.ordinal:.1f}"
 
 
 class Move(models.Model):

@@ -35,6 +35,10 @@ GAME_WIRE_FIELDS = (
     "dice",
     "held",
     "rolls_left",
+    "dice_cursor",
+    "series_length",
+    "series_game",
+    "series_first_id",
 )
 SEAT_WIRE_FIELDS = (
     "id",
@@ -48,6 +52,7 @@ SEAT_WIRE_FIELDS = (
     "yahtzees",
     "place",
     "mean_loss",
+    "client_seed",
 )
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import pages, views
 from .limits import limit_failed_logins, limit_failed_signups, limit_table_creation
 
 urlpatterns = [
@@ -9,7 +9,12 @@ urlpatterns = [
     path("games/new/", limit_table_creation(views.game_create), name="game_create"),
     path("g/<str:code>/", views.game_detail, name="game"),
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
+    path("g/<str:code>/moves.json", pages.game_moves, name="game_moves"),
+    path("g/<str:code>/verify/", pages.game_verify, name="game_verify"),
+    path("g/<str:code>/replay/", pages.game_replay, name="game_replay"),
+    path("g/<str:code>/series/", pages.game_series, name="game_series"),
     path("g/<str:code>/join/", views.game_join, name="game_join"),
+    path("g/<str:code>/seed/", views.seat_set_client_seed, name="seat_set_client_seed"),
     path("g/<str:code>/leave/", views.game_leave, name="game_leave"),
     path("g/<str:code>/bots/add/", views.game_add_bot, name="game_add_bot"),
     path("g/<str:code>/bots/remove/", views.game_remove_bot, name="game_remove_bot"),
@@ -19,6 +24,7 @@ urlpatterns = [
     path("g/<str:code>/score/", views.turn_score, name="turn_score"),
     path("g/<str:code>/rematch/", views.game_rematch, name="game_rematch"),
     path("u/<str:username>/", views.history, name="history"),
+    path("leaderboard/", pages.leaderboard, name="leaderboard"),
     path("accounts/signup/", limit_failed_signups(views.signup), name="signup"),
     path("accounts/login/", limit_failed_logins(views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -31,6 +31,7 @@ from .forms import (
     KeepForm,
     RemoveBotForm,
     ScoreForm,
+    SeedForm,
     SignupForm,
     VersionForm,
 )
@@ -111,6 +112,8 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 rules=Rules(upper_first=form.cleaned_data["upper_first"]),
                 is_public=form.cleaned_data["is_public"],
                 coach_hints=form.hints_setting(),
+                client_seed=form.cleaned_data["client_seed"],
+                series=form.cleaned_data["series"],
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -219,7 +222,25 @@ def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
             return _remember_guest(request, form.cleaned_data.get("name", ""))
         return known
 
-    return _act(request, code, JoinForm, services.game_join, player=joining)
+    return _act(
+        request,
+        code,
+        JoinForm,
+        services.game_join,
+        lambda f: {"client_seed": f.cleaned_data["client_seed"]},
+        player=joining,
+    )
+
+
+@require_POST
+def seat_set_client_seed(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request,
+        code,
+        SeedForm,
+        services.seat_set_client_seed,
+        lambda f: {"client_seed": f.cleaned_data["client_seed"]},
+    )
 
 
 @require_POST
@@ -293,7 +314,9 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:
         raise Http404("No player by that name.")
-    return render(request, "games/history.html", {"h": data})
+    user = data.username
+    series = selectors.player_series(Player(name=user, user_id=data.user_id))
+    return render(request, "games/history.html", {"h": data, "series": series})
 
 
 class LoginView(auth_views.LoginView):

@@ -78,8 +78,10 @@ def card_of(game: Game, position: int) -> Scorecard:
 # -- dice -------------------------------------------------------------------------------
 
 
-def test_dice_come_from_the_operating_systems_generator_by_default():
-    assert isinstance(services.dice.source, secrets.SystemRandom)
+def test_dice_come_from_each_games_fair_stream_by_default():
+    """No source replaces the games' own streams (tests/test_dice.py checks them)."""
+    assert services.dice.source is None
+    assert isinstance(services.dice.choices, secrets.SystemRandom)
 
 
 def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):

@@ -2,7 +2,11 @@
 
 * :mod:`.board`: a game as one viewer sees it (the board's view model);
 * :mod:`.coach`: the coach's hints for the player on turn;
+* :mod:`.ratings`: the leaderboard, an account's rating and its trend;
+* :mod:`.series`: a series of games on one score pad;
+* :mod:`.replay`: a game move by move, with everyone's card and the coach's verdicts;
 * :mod:`.review`: the coach's review of a finished game;
+* :mod:`.fairness`: a game's published move log and the check of its dice;
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
@@ -20,13 +24,27 @@ from .board import (
     snapshot_view,
 )
 from .coach import BoxHint, Hints, choice_words, hints_for
+from .fairness import RollRow, VerifyView, moves_json, verify_view
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
+from .ratings import (
+    MIN_RATED_GAMES,
+    BotRating,
+    LeaderRow,
+    RatingView,
+    bot_ratings,
+    leaderboard,
+    user_rating,
+)
+from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
+from .series import SeriesLine, SeriesView, player_series, series_view
 from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
 from .viewmodel import DieView, ViewModel, plain_dice
 
 __all__ = [
+    "MIN_RATED_GAMES",
+    "BotRating",
     "BoxHint",
     "BoxView",
     "ColumnView",
@@ -35,27 +53,45 @@ __all__ = [
     "Hints",
     "History",
     "HistoryEntry",
+    "LeaderRow",
     "MomentView",
     "PresenceView",
+    "RatingView",
+    "ReplayView",
     "RollOffView",
+    "RollRow",
     "RowView",
     "SeatReviewView",
     "SeatView",
+    "SeriesLine",
+    "SeriesView",
+    "Step",
+    "Verdict",
+    "VerifyView",
     "ViewModel",
     "action_urls",
+    "bot_ratings",
     "choice_words",
     "get_game",
     "hints_for",
+    "leaderboard",
     "line_chart",
     "load_snapshot",
     "loss_chart",
+    "moves_json",
     "plain_dice",
     "player_games",
+    "player_series",
     "presence_view",
     "public_lobbies",
+    "replay_steps",
+    "replay_view",
     "review_views",
     "score_chart",
+    "series_view",
     "snapshot_view",
     "state_json",
     "user_history",
+    "user_rating",
+    "verify_view",
 ]

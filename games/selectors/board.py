@@ -52,6 +52,7 @@ class SeatView(ViewModel):
     place: int | None = None
     boxes: Mapping[Category, BoxView] = field(default_factory=dict)
     connected: bool = False
+    client_seed: str = ""  # public: this seat's part of the dice stream's key
 
     @property
     def upper_subtotal(self) -> int:
@@ -196,6 +197,10 @@ ACTIONS = (
     "turn_keep",
     "turn_score",
     "game_rematch",
+    "seat_set_client_seed",
+    "game_verify",
+    "game_replay",
+    "game_series",
 )
 
 
@@ -258,6 +263,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 card=card,
                 total=card.total,
                 place=seat.place,
+                client_seed=seat.client_seed,
             )
         )
     dice_views: list[DieView] = []

@@ -10,6 +10,7 @@ from django.db.models import Avg, Count, Max, Q
 
 from ..models import Game, Seat
 from ..rules import Scorecard
+from .ratings import RatingView, user_rating
 from .viewmodel import ViewModel
 
 
@@ -35,6 +36,9 @@ class History(ViewModel):
     entries: list[HistoryEntry]
     chart: dict[str, object] | None
     loss_chart: dict[str, object] | None = None
+    rating: RatingView | None = None
+    user_id: int | None = None
+    rating_chart: dict[str, object] | None = None
 
 
 def user_history(username: str) -> History | None:
@@ -77,6 +81,12 @@ def user_history(username: str) -> History | None:
         entries=entries,
         chart=score_chart([e.total for e in reversed(entries)]),
         loss_chart=loss_chart([e.mean_loss for e in reversed(entries) if e.mean_loss is not None]),
+        user_id=user.pk,
+        rating=(rating := user_rating(user.pk)),
+        # The chart starts at 0, where every new account starts.
+        rating_chart=line_chart([max(round(v, 1), 0) for v in rating.history], grid=10)
+        if rating
+        else None,
     )
 
 

@@ -17,6 +17,8 @@ class MomentView(ViewModel):
     best: str
     loss: float
     rolls_left: int
+    seat: int = 0  # whose decision, and its place in their review (links the replay to it)
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,10 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
                 best=choice_words(d["best"]),
                 loss=d["loss"],
                 rolls_left=d["rolls_left"],
+                seat=position,
+                index=i,
             )
-            for d in data["decisions"]
+            for i, d in enumerate(data["decisions"])
         ]
         result.append(
             SeatReviewView(

@@ -75,6 +75,9 @@ def state_json(game: Game) -> dict[str, object]:
         "dice": list(state.dice) if state and state.dice else None,
         "kept": list(state.held) if state and state.dice else None,
         "rolls_left": state.rolls_left if state else None,
+        # The provably fair dice (games/dice.py): the promise from the start, the seed
+        # once the game has ended.
+        "dice_commitment": game.dice_commitment or None,
         "seats": [
             {
                 "position": seat.position,
@@ -89,8 +92,9 @@ def state_json(game: Game) -> dict[str, object]:
                 },
                 "total": card.total,
                 "place": seat.place,
+                "client_seed": seat.client_seed,
             }
             for seat in seats
             for card in [Scorecard.from_dict(seat.scorecard, rules_)]
         ],
-    }
+    } | ({"dice_seed": game.revealed_seed} if game.revealed_seed else {})

@@ -24,6 +24,7 @@ from .lobby import (
     game_rematch,
     game_remove_bot,
     game_start,
+    seat_set_client_seed,
 )
 from .presence import presence_close, presence_open, server_heartbeat
 from .reviews import review_store
@@ -52,6 +53,7 @@ __all__ = [
     "presence_close",
     "presence_open",
     "review_store",
+    "seat_set_client_seed",
     "server_heartbeat",
     "turn_keep",
     "turn_roll",

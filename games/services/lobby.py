@@ -7,7 +7,9 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from .. import dice as fair
 from .. import engine
 from ..engine import DiceSource
 from ..models import BotLevel, Game, Move, Player, Seat
@@ -16,6 +18,7 @@ from .errors import GameError, NotAllowed, StaleAction
 from .writes import announce, bump, check_version, dice, locked_game
 
 MAX_NAME = 40
+MAX_SERIES = 6  # the score pad has six game columns
 
 
 def clean_name(name: str) -> str:
@@ -25,13 +28,28 @@ def clean_name(name: str) -> str:
     return name
 
 
-def _take_seat(game: Game, player: Player, position: int) -> Seat:
+def clean_client_seed(client_seed: str) -> str:
+    """A seat's dice seed as given, or one chosen by the server when none was given."""
+    if not client_seed:
+        return fair.new_client_seed()
+    if not fair.is_client_seed(client_seed):
+        raise GameError(
+            gettext(
+                "A dice seed is 1 to 64 plain characters: letters, digits, spaces "
+                "and punctuation from a standard keyboard."
+            )
+        )
+    return client_seed
+
+
+def _take_seat(game: Game, player: Player, position: int, client_seed: str = "") -> Seat:
     return Seat.objects.create(
         game=game,
         position=position,
         user_id=player.user_id,
         guest="" if player.user_id else player.guest,
         name=clean_name(player.name),
+        client_seed=clean_client_seed(client_seed),
     )
 
 
@@ -43,6 +61,8 @@ def game_create(
     rules: Rules | None = None,
     is_public: bool = False,
     coach_hints: bool | None = None,
+    client_seed: str = "",
+    series: int = 1,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
 
@@ -53,6 +73,9 @@ def game_create(
     if not 1 <= seat_count <= engine.MAX_SEATS:
         raise GameError(f"A game has 1 to {engine.MAX_SEATS} seats.")
     rules = rules or Rules()
+    if not 1 <= series <= MAX_SERIES:
+        raise GameError(gettext("A series has 1 to 6 games."))
+    client_seed = clean_client_seed(client_seed)
     game = Game.objects.create(
         seat_count=seat_count,
         upper_first=rules.upper_first,
@@ -60,8 +83,9 @@ def game_create(
         coach_hints=coach_hints,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
+        series_length=series,
     )
-    _take_seat(game, player, 0)
+    _take_seat(game, player, 0, client_seed)
     return game
 
 
@@ -98,6 +122,7 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         guest=f"bot-{secrets.token_urlsafe(12)}",
         bot=level,
         name=f"{level.label} bot" + (f" {same + 1}" if same else ""),
+        client_seed=fair.new_client_seed(),
     )
     bump(game)
     return seat
@@ -125,7 +150,7 @@ def _close_gaps(game: Game) -> None:
 
 
 @transaction.atomic
-def game_join(*, code: str, player: Player, version: int | None) -> Seat:
+def game_join(*, code: str, player: Player, version: int | None, client_seed: str = "") -> Seat:
     """Sit ``player`` in the first free seat of a game still in its lobby."""
     game = locked_game(code)
     seats = list(game.seats.all())
@@ -141,9 +166,10 @@ def game_join(*, code: str, player: Player, version: int | None) -> Seat:
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
         raise GameError("Every seat at this table is taken; you can watch.")
+    client_seed = clean_client_seed(client_seed)
     try:
         with transaction.atomic():
-            seat = _take_seat(game, player, free[0])
+            seat = _take_seat(game, player, free[0], client_seed)
     except IntegrityError:
         raise StaleAction("Someone took that seat a moment ago; try again.") from None
     bump(game)
@@ -177,7 +203,15 @@ def game_start(
     seats = list(game.seats.order_by("position"))
     if not seats:
         raise GameError("Nobody is seated yet.")
-    state = engine.start(len(seats), game.rules, rng or dice.source)
+    for seat in seats:  # every seat's part of the dice stream's key, frozen from now on
+        if not seat.client_seed:
+            seat.client_seed = fair.new_client_seed()
+            seat.save(update_fields=["client_seed"])
+    game.server_seed = dice.new_server_seed().hex()
+    game.dice_cursor = 0
+    source = rng or dice.for_game(game, seats)
+    state = engine.start(len(seats), game.rules, source)
+    dice.advance(game, source)
     game.seat_count = len(seats)
     if game.coach_hints is None:
         game.coach_hints = sum(1 for seat in seats if not seat.bot) <= 1
@@ -203,7 +237,12 @@ def game_rematch(*, code: str, player: Player) -> Game:
     existing = Game.objects.filter(rematch_of=game).first()
     if existing is not None:
         return existing
+    continues = game.in_series and game.series_game < game.series_length
     new = Game.objects.create(
+        # The next game of the series, with the same people; after its last, a new series.
+        series_length=game.series_length,
+        series_game=game.series_game + 1 if continues else 1,
+        series_first_id=(game.series_first_id or game.pk) if continues else None,
         seat_count=len(seats),
         upper_first=game.upper_first,
         coach_hints=game.coach_hints,
@@ -220,8 +259,29 @@ def game_rematch(*, code: str, player: Player) -> Game:
             guest=s.guest,
             bot=s.bot,
             name=s.name,
+            client_seed=fair.new_client_seed(),  # a new game, new seeds
         )
         for s in seats
     )
     bump(game)  # the finished game's page now links the rematch
     return new
+
+
+@transaction.atomic
+def seat_set_client_seed(
+    *, code: str, player: Player, version: int | None, client_seed: str
+) -> Seat:
+    """A seated player chooses their own dice seed, while the game is in its lobby."""
+    game = locked_game(code)
+    seat = next((s for s in game.seats.all() if player.owns(s)), None)
+    if seat is None:
+        raise NotAllowed(gettext("Only a seated player can choose a dice seed."))
+    check_version(game, version)
+    if game.status != Game.Status.LOBBY:
+        raise GameError(gettext("The game has started; the dice seeds can no longer change."))
+    if not client_seed:
+        raise GameError(gettext("Type a dice seed, or keep the one you have."))
+    seat.client_seed = clean_client_seed(client_seed)
+    seat.save(update_fields=["client_seed"])
+    bump(game)
+    return seat

@@ -20,6 +20,7 @@ from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
 from .errors import STALE, GameError, NotAllowed, StaleAction
+from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
@@ -58,10 +59,12 @@ def _play(
     if on_turn is not None and on_turn != seat.position:
         raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
     action = make_action(seat.position)
+    source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
-        new = engine.apply(state, action, rng or dice.source)
+        new = engine.apply(state, action, source)
     except IllegalMove as error:
         raise GameError(str(error)) from None
+    dice.advance(game, source)
     game.store_turn(new)
     game.version += 1
     move = Move(
@@ -90,7 +93,7 @@ def _play(
         if new.is_finished:
             changed_seats = _finish(game, new, seats)
     # The game first (its row is the lock), and only what a move changes.
-    fields = [*TURN_FIELDS, "status", "finished_at"]
+    fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at"]
     if known is None:
         game.save(update_fields=[*fields, "version"])
     elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
@@ -100,6 +103,8 @@ def _play(
     for changed in changed_seats:
         changed.save(update_fields=["scorecard", "total", "yahtzees", "place"])
     move.save()
+    if new.is_finished:
+        game_rate(game, seats)
     announce(game, seats)
     return game
 

@@ -4,10 +4,11 @@ check, and the announcement of the new version once the transaction has committe
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 
+from .. import dice as fair
 from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Seat
@@ -16,12 +17,39 @@ from .errors import STALE, GameNotFound, StaleAction
 
 
 class Dice:
-    """Where the server's dice come from: the operating system's generator.
+    """Where the server's dice come from: each game's own provably fair stream
+    (games/dice.py), drawn from its server seed and its seats' client seeds.
 
-    Tests replace ``dice.source`` with a seeded ``random.Random``."""
+    Tests may script the dice by setting ``source`` (a seeded ``random.Random`` or scripted
+    faces), which then replaces every game's stream and leaves its position alone; or fix
+    the seeds with ``new_server_seed``, so the game is fair and its dice known in advance.
+    ``choices`` is the randomness of computer players' decisions (never the dice)."""
 
     def __init__(self) -> None:
-        self.source: DiceSource = secrets.SystemRandom()
+        self.source: DiceSource | None = None
+        self.new_server_seed: Callable[[], bytes] = fair.new_server_seed
+        self.choices: DiceSource = secrets.SystemRandom()
+
+    def stream(self, game: Game, seats: Sequence[Seat]) -> fair.FairDice | None:
+        """The game's stream at its current position (its seed read if not at hand);
+        None for a game started before the fair dice, which has no seed."""
+        seed = game.server_seed or (
+            Game.objects.filter(pk=game.pk).values_list("server_seed", flat=True).get()
+        )
+        if not seed:
+            return None
+        client_seeds = [seat.client_seed for seat in sorted(seats, key=lambda s: s.position)]
+        return fair.FairDice.for_game(bytes.fromhex(seed), client_seeds, game.dice_cursor)
+
+    def for_game(self, game: Game, seats: Sequence[Seat]) -> DiceSource:
+        if self.source is not None:
+            return self.source
+        return self.stream(game, seats) or secrets.SystemRandom()
+
+    def advance(self, game: Game, source: DiceSource) -> None:
+        """Keep the stream's new position on the game row (the caller saves)."""
+        if isinstance(source, fair.FairDice):
+            game.dice_cursor = source.cursor
 
 
 dice = Dice()

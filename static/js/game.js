@@ -180,3 +180,30 @@
     }
   });
 })();
+
+// Provably fair dice: a person who sits down proposes their own dice seed, made here from
+// the browser's cryptographic generator (the server makes one if this script never runs).
+(function () {
+  "use strict";
+
+  function newSeed() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  function proposeSeeds(root) {
+    if (!window.crypto || !window.crypto.getRandomValues) return;
+    var scope = root && root.querySelectorAll ? root : document;
+    var inputs = scope.querySelectorAll("input[data-propose-seed]");
+    for (var i = 0; i < inputs.length; i++) {
+      if (!inputs[i].value) inputs[i].value = newSeed();
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { proposeSeeds(document); });
+  document.addEventListener("htmx:load", function (event) { proposeSeeds(event.target); });
+  document.addEventListener("htmx:wsAfterMessage", function () { proposeSeeds(document); });
+})();

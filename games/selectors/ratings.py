@@ -1,0 +1,100 @@
+"""Ratings as pages show them: the leaderboard, and an account's rating and its trend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, Q
+
+from ..models import BotLevel, Game, Rating, Seat
+from .viewmodel import ViewModel
+
+MIN_RATED_GAMES = 5  # fewer rated games than this and a rating is not yet on the board
+START_RATING = 0.0  # openskill's new player: mu 25, sigma 25/3, so mu - 3 sigma = 0
+
+
+@dataclass(frozen=True)
+class LeaderRow(ViewModel):
+    place: int
+    username: str
+    rating: float
+    games: int
+    wins: int
+    mean_score: float | None
+
+
+@dataclass(frozen=True)
+class BotRating(ViewModel):
+    name: str
+    description: str
+    rating: float
+
+
+def bot_ratings() -> list[BotRating]:
+    """The computer players' fixed public ratings, strongest first (mu - 3 sigma)."""
+    rows = [
+        BotRating(level.label, level.description, level.rating[0] - 3 * level.rating[1])
+        for level in BotLevel
+    ]
+    return sorted(rows, key=lambda row: -row.rating)
+
+
+def leaderboard(limit: int = 50) -> list[LeaderRow]:
+    """The top accounts by conservative rating, among those with enough rated games."""
+    ratings = list(
+        Rating.objects.filter(games__gte=MIN_RATED_GAMES)
+        .select_related("user")
+        .order_by("-ordinal", "user__username")[:limit]
+    )
+    finished = Seat.objects.filter(
+        user_id__in=[r.user_id for r in ratings], game__status=Game.Status.FINISHED
+    )
+    stats = {
+        row["user_id"]: row
+        for row in finished.values("user_id").annotate(
+            wins=Count("id", filter=Q(place=1, game__seat_count__gt=1)),
+            mean=Avg("total"),
+        )
+    }
+    return [
+        LeaderRow(
+            place=i,
+            username=r.user.get_username(),
+            rating=r.ordinal,
+            games=r.games,
+            wins=stats.get(r.user_id, {}).get("wins", 0),
+            mean_score=stats.get(r.user_id, {}).get("mean"),
+        )
+        for i, r in enumerate(ratings, start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class RatingView(ViewModel):
+    rating: float
+    games: int
+    change: float | None  # by the last rated game
+    history: list[float]  # after each rated game, oldest first
+
+    @property
+    def on_leaderboard(self) -> bool:
+        return self.games >= MIN_RATED_GAMES
+
+    @property
+    def games_to_go(self) -> int:
+        return max(MIN_RATED_GAMES - self.games, 0)
+
+
+def user_rating(user_id: int) -> RatingView | None:
+    rating = Rating.objects.filter(user_id=user_id).first()
+    if rating is None:
+        return None
+    history = list(
+        Seat.objects.filter(user_id=user_id, rating_after__isnull=False)
+        .order_by("game__finished_at", "game_id")
+        .values_list("rating_after", flat=True)
+    )
+    change = None
+    if history:
+        change = history[-1] - (history[-2] if len(history) >= 2 else START_RATING)
+    return RatingView(rating=rating.ordinal, games=rating.games, change=change, history=history)

@@ -1,0 +1,246 @@
+"""A game replayed move by move from its log: the dice, the kept dice, the box chosen,
+everyone's card as it was at that moment, and the coach's verdict on each decision from
+the stored review."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+
+from .. import engine
+from ..engine import GameState, RollOffRound
+from ..models import Game, Move
+from ..rules import Category, IllegalMove, Scorecard
+from .coach import choice_words
+from .viewmodel import DieView, ViewModel
+
+
+@dataclass(frozen=True)
+class Verdict(ViewModel):
+    """The coach's view of one decision: what was chosen, what was best, what it cost."""
+
+    choice: str
+    best: str
+    loss: float
+
+    @property
+    def was_best(self) -> bool:
+        return self.loss < 0.05
+
+
+@dataclass(frozen=True)
+class CardColumn(ViewModel):
+    position: int
+    name: str
+    values: tuple[int | None, ...]  # one per category, in printed order
+    upper_bonus: int
+    yahtzee_bonus: int
+    total: int
+    is_actor: bool
+
+
+@dataclass(frozen=True)
+class Step(ViewModel):
+    """One moment of the replay: a move and the table just after it."""
+
+    version: int
+    kind: str
+    seat: int | None
+    sentence: str
+    dice: tuple[DieView, ...]
+    verdict: Verdict | None
+    cards: tuple[CardColumn, ...]
+
+
+@dataclass(frozen=True)
+class ReplayView(ViewModel):
+    game: Game
+    steps: tuple[Step, ...]
+    index: int
+
+    categories = tuple(Category)
+
+    @property
+    def step(self) -> Step:
+        return self.steps[self.index]
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def first(self) -> int | None:
+        return self.steps[0].version if self.index > 0 else None
+
+    @property
+    def previous(self) -> int | None:
+        return self.steps[self.index - 1].version if self.index > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        last = len(self.steps) - 1
+        return self.steps[self.index + 1].version if self.index < last else None
+
+    @property
+    def last(self) -> int | None:
+        return self.steps[-1].version if self.index < len(self.steps) - 1 else None
+
+    @property
+    def rows(self) -> list[tuple[str, list[int | None]]]:
+        """The score pad at this moment: each box's label and every seat's value in it."""
+        cards = self.step.cards
+        return [(c.label, [card.values[i] for card in cards]) for i, c in enumerate(Category)]
+
+
+class _Logged:
+    """A dice source showing the faces a roll logged for the dice not kept."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+
+def _verdicts(game: Game) -> dict[tuple[int, int], dict]:
+    """The review's decisions by (seat, index), as ``review_game`` made them."""
+    review = (game.review or {}).get("seats", {})
+    return {
+        (int(seat), i): decision
+        for seat, data in review.items()
+        for i, decision in enumerate(data["decisions"])
+    }
+
+
+def _columns(state: GameState, names: dict[int, str], actor: int | None) -> tuple:
+    return tuple(
+        CardColumn(
+            position=position,
+            name=names.get(position, ""),
+            values=tuple(card[c] for c in Category),
+            upper_bonus=card.upper_bonus,
+            yahtzee_bonus=card.yahtzee_bonus,
+            total=card.total,
+            is_actor=position == actor,
+        )
+        for position, card in enumerate(state.cards)
+    )
+
+
+def _kept_words(dice: tuple[int, ...], held: tuple[bool, ...]) -> str:
+    return " ".join(str(d) for d, h in zip(dice, held, strict=True) if h)
+
+
+def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
+    """Every move of ``game`` as a replay step, and the version of each reviewed decision
+    by (seat, decision index)."""
+    seats = list(game.seats.order_by("position"))
+    names = {seat.position: seat.name for seat in seats}
+    rules = game.rules
+    verdicts = _verdicts(game)
+    state: GameState | None = None
+    steps: list[Step] = []
+    decision_versions: dict[tuple[int, int], int] = {}
+    decisions = {seat.position: 0 for seat in seats}
+    rolls = 0
+    for move in Move.objects.filter(game=game).order_by("version"):
+        seat = move.seat
+        decision: tuple[int, int] | None = None
+        try:
+            if move.kind == Move.Kind.START or state is None:
+                rolloff = tuple(
+                    RollOffRound(tuple((int(s), tuple(d)) for s, d in r)) for r in game.rolloff
+                )
+                state = GameState(
+                    rules=rules,
+                    cards=tuple(Scorecard(rules=rules) for _ in seats),
+                    rolloff=rolloff,
+                    starter=game.starter or 0,
+                )
+                sentence = gettext("%(name)s won the roll-off and starts.") % {
+                    "name": names.get(state.starter, "")
+                }
+            elif move.kind == Move.Kind.ROLL:
+                logged = [int(d) for d in move.dice]
+                fresh = [d for d, h in zip(logged, state.held, strict=True) if not h]
+                if rolls and seat in decisions:
+                    decision = (seat, decisions[seat])
+                state = engine.apply(state, engine.Roll(seat), _Logged(fresh))
+                rolls += 1
+                kept = _kept_words(state.dice, state.held)
+                sentence = (
+                    gettext("%(name)s rolled again, keeping %(kept)s.")
+                    if kept
+                    else gettext("%(name)s rolled.")
+                ) % {"name": names.get(seat, ""), "kept": kept}
+            elif move.kind == Move.Kind.KEEP:
+                held = tuple(h == "1" for h in move.held)
+                state = engine.apply(state, engine.Keep(seat, held))
+                kept = _kept_words(state.dice, state.held)
+                sentence = (
+                    gettext("%(name)s kept %(kept)s.")
+                    if kept
+                    else gettext("%(name)s kept no dice.")
+                ) % {"name": names.get(seat, ""), "kept": kept}
+            else:
+                category = Category(move.category)
+                decision = (seat, decisions[seat]) if seat in decisions else None
+                dice = state.dice
+                state = engine.apply(state, engine.Score(seat, category))
+                rolls = 0
+                sentence = gettext("%(name)s scored %(points)s in %(box)s.") % {
+                    "name": names.get(seat, ""),
+                    "points": state.cards[seat][category],
+                    "box": category.label,
+                }
+        except (IllegalMove, ValueError, IndexError, KeyError):
+            break  # a log that does not replay ends the replay where it stops making sense
+        shown = dice if move.kind == Move.Kind.SCORE else state.dice
+        held = (False,) * 5 if move.kind == Move.Kind.SCORE else state.held
+        verdict = None
+        if decision is not None and decision in verdicts:
+            data = verdicts[decision]
+            verdict = Verdict(
+                choice_words(data["choice"]), choice_words(data["best"]), data["loss"]
+            )
+            decision_versions[decision] = move.version
+        if decision is not None:
+            decisions[decision[0]] += 1
+        steps.append(
+            Step(
+                version=move.version,
+                kind=move.kind,
+                seat=seat,
+                sentence=sentence,
+                dice=tuple(
+                    DieView(i, v, h) for i, (v, h) in enumerate(zip(shown, held, strict=True))
+                )
+                if shown
+                else (),
+                verdict=verdict,
+                cards=_columns(state, names, seat),
+            )
+        )
+    return steps, decision_versions
+
+
+def replay_view(
+    game: Game,
+    version: int | None = None,
+    decision: tuple[int, int] | None = None,
+) -> ReplayView | None:
+    """The replay at the move that made ``version`` (the latest move at or before it), or
+    at a reviewed ``decision`` (seat, index); the first move by default. None if the game
+    has no moves yet."""
+    steps, decision_versions = replay_steps(game)
+    if not steps:
+        return None
+    if decision is not None and decision in decision_versions:
+        version = decision_versions[decision]
+    index = 0
+    if version is not None:
+        for i, step in enumerate(steps):
+            if step.version <= version:
+                index = i
+    return ReplayView(game=game, steps=tuple(steps), index=index)

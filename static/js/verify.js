@@ -1,0 +1,92 @@
+// Recomputes every die of a game in the browser (WebCrypto), by the published recipe
+// (games/dice.py): key = HMAC-SHA256(server seed, client seeds joined by "\n");
+// block n = HMAC-SHA256(key, decimal n); bytes in order, b >= 252 skipped, die = b % 6 + 1.
+// The server renders the rolls; this only writes each row's verdict.
+(function () {
+  "use strict";
+
+  var encoder = new TextEncoder();
+
+  function hexToBytes(hex) {
+    var bytes = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+    return bytes;
+  }
+
+  function bytesToHex(bytes) {
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  async function hmac(keyBytes, message) {
+    var key = await crypto.subtle.importKey(
+      "raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    return new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+  }
+
+  function Stream(key) {
+    this.key = key;
+    this.number = -1;
+    this.block = null;
+    this.offset = 32;
+  }
+
+  Stream.prototype.nextDie = async function () {
+    for (;;) {
+      if (this.offset >= 32) {
+        this.number += 1;
+        this.block = await hmac(this.key, encoder.encode(String(this.number)));
+        this.offset = 0;
+      }
+      var b = this.block[this.offset++];
+      if (b < 252) return (b % 6) + 1;
+    }
+  };
+
+  async function check(root) {
+    var seed = root.getAttribute("data-seed");
+    if (!seed) return;
+    var summary = document.getElementById("verify-summary");
+    if (!window.crypto || !crypto.subtle) {
+      summary.textContent = root.getAttribute("data-no-crypto");
+      return;
+    }
+    var seedBytes = hexToBytes(seed);
+    var digest = bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", seedBytes)));
+    var committed = digest === root.getAttribute("data-commitment");
+    var commitment = document.getElementById("verify-commitment");
+    commitment.textContent = root.getAttribute(committed ? "data-commitment-match" : "data-commitment-mismatch");
+    commitment.className = committed ? "ok" : "error";
+
+    var clientSeeds = Array.prototype.map.call(
+      root.querySelectorAll("[data-client-seed]"),
+      function (el) { return el.getAttribute("data-client-seed"); });
+    var key = await hmac(seedBytes, encoder.encode(clientSeeds.join("\n")));
+    var stream = new Stream(key);
+    var rows = root.querySelectorAll("tr[data-roll]");
+    var allMatch = committed;
+    for (var i = 0; i < rows.length; i++) {
+      var dice = rows[i].getAttribute("data-dice");
+      var held = rows[i].getAttribute("data-held");
+      var expected = "";
+      for (var p = 0; p < 5; p++) {
+        expected += held.charAt(p) === "1" ? dice.charAt(p) : String(await stream.nextDie());
+      }
+      var ok = expected === dice;
+      allMatch = allMatch && ok;
+      var cell = rows[i].querySelector("[data-check]");
+      cell.textContent = ok ? root.getAttribute("data-match")
+        : root.getAttribute("data-mismatch") + " (" + expected + ")";
+      cell.className = ok ? "ok" : "error";
+    }
+    summary.textContent = root.getAttribute(allMatch ? "data-all-match" : "data-some-mismatch");
+    summary.className = allMatch ? "ok" : "error";
+    root.setAttribute("data-verified", allMatch ? "yes" : "no");
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.getElementById("verify");
+    if (root) check(root);
+  });
+})();
