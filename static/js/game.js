@@ -1,25 +1,50 @@
 // Small comforts on the game page; the page works without this file.
-// - "Copy link" copies the share link.
-// - Keys 1-5 keep or release a die, R rolls (when it is your turn).
+// - "Copy link" copies the share link; "Invite" shares it (the Web Share API on phones)
+//   or copies it (desktops). Their "done" words come from the page (data-done), translated.
+// - Keys 1-5 hold or release a die, R rolls, S moves to the next open box (Shift+S back).
 (function () {
   "use strict";
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-copy]");
-    if (!button) return;
-    var input = document.querySelector(button.getAttribute("data-copy"));
-    if (!input) return;
-    var done = function () {
-      button.textContent = "Copied!";
-      setTimeout(function () { button.textContent = "Copy link"; }, 2000);
-    };
+  function confirm(button, label) {
+    var before = label.textContent;
+    label.textContent = button.getAttribute("data-done") || before;
+    setTimeout(function () { label.textContent = before; }, 2000);
+  }
+
+  function copy(text, done) {
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+      navigator.clipboard.writeText(text).then(done, function () { copyBySelection(text, done); });
     } else {
-      input.select();
-      document.execCommand("copy");
-      done();
+      copyBySelection(text, done);
     }
+  }
+
+  function copyBySelection(text, done) {
+    // The link box may be folded away (after the lobby): copy from a field of our own.
+    var field = document.createElement("textarea");
+    field.value = text;
+    field.setAttribute("readonly", "");
+    field.className = "visually-hidden";
+    document.body.appendChild(field);
+    field.select();
+    var copied = document.execCommand("copy");
+    document.body.removeChild(field);
+    if (copied) done();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy], [data-share]");
+    if (!button) return;
+    var input = document.querySelector(button.getAttribute("data-copy") || button.getAttribute("data-share"));
+    if (!input) return;
+    var label = button.querySelector(".share-text") || button;
+    var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    if (button.hasAttribute("data-share") && touch && navigator.share) {
+      navigator.share({ title: button.getAttribute("data-title") || document.title, url: input.value })
+        .catch(function () { /* the person closed the share sheet */ });
+      return;
+    }
+    copy(input.value, function () { confirm(button, label); });
   });
 
   document.addEventListener("keydown", function (event) {
@@ -27,6 +52,18 @@
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
     var selector = null;
+    if (event.key === "s" || event.key === "S") {
+      // Through the open boxes of your column, in printed order, round and round.
+      var boxes = Array.prototype.slice.call(document.querySelectorAll("#board button.box-button"));
+      if (!boxes.length) return;
+      event.preventDefault();
+      var at = boxes.indexOf(document.activeElement);
+      var step = event.shiftKey ? -1 : 1;
+      var next = at < 0 ? (step > 0 ? 0 : boxes.length - 1) : (at + step + boxes.length) % boxes.length;
+      boxes[next].focus();
+      boxes[next].scrollIntoView({ block: "nearest" });
+      return;
+    }
     if (event.key >= "1" && event.key <= "5") selector = '[data-die="' + event.key + '"]:not([disabled])';
     else if (event.key === "r" || event.key === "R") selector = "[data-roll]:not([disabled])";
     if (!selector) return;
