@@ -155,12 +155,13 @@
 })();
 
 // Pressing dice quickly: while the table answers one press, a second press on a die (or
-// its key) would be dropped. Hold such presses and replay them, in order, on the new board.
+// its key) would be dropped (the form syncs with "drop"). Hold such presses and replay
+// them, in order, once the press on its way has been answered and a newer board shows.
 (function () {
   "use strict";
 
   var waiting = [];
-  var busy = false;
+  var busy = false;  // a press of the board is on its way
   var since = 0;
   var sentAt = 0;  // the board's version when the press on its way was sent
 
@@ -191,7 +192,9 @@
   }, true);
 
   function replay() {
-    busy = false;
+    // Only once the press on its way is answered (a press sent before would be dropped),
+    // and only on a newer table than the one it was made on.
+    if (busy || shownVersion() <= sentAt) return;
     var next = waiting.shift();
     if (!next) return;
     var die = document.querySelector('[data-die="' + next + '"]:not([disabled])');
@@ -199,21 +202,20 @@
     else waiting = [];
   }
 
+  // The answer ends the press whatever board it swapped into (the room's push of the same
+  // version often lands first, and the answer then swaps into a board no longer shown).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!boardRequest(event)) return;
+    busy = false;
+    // htmx releases the form's sync lock only after this event: a press replayed from
+    // inside it would be dropped as if the answered one were still on its way.
+    if (event.detail.failed) waiting = [];
+    else setTimeout(replay, 0);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     if (boardRequest(event) || (event.target && event.target.id === "board")) replay();
   });
-  // The room's push of the same version often lands first; the response then swaps into
-  // the board it replaced, out of the page, and no event of it reaches here.
   document.addEventListener("htmx:wsAfterMessage", function (event) {
-    // Only a newer table than the one the press was made on answers it.
-    if ((event.detail.message || "").indexOf('id="board"') >= 0 && shownVersion() > sentAt) {
-      replay();
-    }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (boardRequest(event) && !event.detail.successful && event.detail.failed) {
-      busy = false;
-      waiting = [];
-    }
+    if ((event.detail.message || "").indexOf('id="board"') >= 0) replay();
   });
 })();
