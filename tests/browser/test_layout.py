@@ -45,6 +45,7 @@ PHONE = {
     "reduced_motion": "reduce",
 }
 NARROW = {**PHONE, "viewport": {"width": 320, "height": 640}}
+NAMES = ("Ann", "Bea", "Cy", "Dot", "Eve", "Flo", "Gus", "Hal")
 
 IN_VIEW = """([selector, width, height]) => [...document.querySelectorAll(selector)].map(e => {
     const r = e.getBoundingClientRect();
@@ -101,7 +102,7 @@ def full_table(person, who: dict[str, Any], players: int) -> list[Page]:
     pages = [person(**who) for _ in range(players)]
     link = open_with_hints(pages[0], players, "Ann")
     for n, page in enumerate(pages[1:], start=1):
-        take_seat(page, link, guest_name=["Ann", "Bea", "Cy", "Dot"][n])
+        take_seat(page, link, guest_name=NAMES[n])
         for other in pages[:n]:
             wait_version(other, version(page))
     start_game(pages[0], players=players)
@@ -141,6 +142,26 @@ def test_on_a_desktop_dice_roll_and_every_open_box_are_in_view_for_four_players(
     act(player, "/score/", lambda: player.keyboard.press("Enter"))
     expect(player.locator("#board .last-move")).to_contain_text("scored")
     expect(player.locator("#board .last-move")).to_contain_text("in Yahtzee.")
+
+
+def test_with_eight_players_the_card_scrolls_inside_its_panel_and_the_tray_stays(person, server):
+    pages = full_table(person, {"viewport": {"width": 1280, "height": 800}}, 8)
+    player, others = on_turn(pages)
+    roll(player, keyboard=False, watchers=others[:1])
+    tray = "#board .dice .die, [data-roll]"
+
+    assert outside(player, tray) == []
+    assert page_width(player) <= 1280
+    spill = player.evaluate(
+        "() => { const c = document.querySelector('.card-wrap');"
+        " return c.scrollWidth - c.clientWidth; }"
+    )
+    assert spill > 0, "eight columns should scroll inside the card's panel"
+    player.evaluate("() => { const c = document.querySelector('.card-wrap'); c.scrollLeft = 1e6; }")
+    assert outside(player, tray) == []
+    box, _ = max(score_options(player), key=lambda option: option[1])
+    score(player, box, keyboard=False, watchers=others[:1])
+    assert page_width(player) <= 1280
 
 
 def test_on_a_phone_the_tray_stays_in_thumb_reach_while_the_card_scrolls(person, server):
