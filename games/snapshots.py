@@ -13,8 +13,10 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db.models import Q
+
 from .engine import GameState
-from .models import Game, Seat
+from .models import Game, Move, Seat
 
 # Every field a page shows or a move reads; a snapshot from the wire carries them all.
 GAME_WIRE_FIELDS = (
@@ -54,6 +56,41 @@ SEAT_WIRE_FIELDS = (
     "mean_loss",
     "client_seed",
 )
+# The board's line of what just happened: the last box scored and the rolls since.
+RECENT_MOVE_FIELDS = (
+    "version",
+    "kind",
+    "seat",
+    "turn_number",
+    "dice",
+    "held",
+    "category",
+    "points",
+)
+RECENT_MOVES = 5  # a score, up to three rolls after it, and the newest move whatever it was
+
+
+def _recent_moves(game: Game) -> tuple[tuple[object, ...], ...]:
+    """The last few rolls and scores of ``game``, oldest first (none in the lobby)."""
+    if game.status == Game.Status.LOBBY or game.pk is None:
+        return ()
+    rows = (
+        Move.objects.filter(game_id=game.pk)
+        .filter(Q(kind__in=[Move.Kind.ROLL, Move.Kind.SCORE]) | Q(version=game.version))
+        .order_by("-version")
+        .values_list(*RECENT_MOVE_FIELDS)[:RECENT_MOVES]
+    )
+    return tuple(reversed([tuple(row) for row in rows]))
+
+
+def recent_moves_after(
+    recent: tuple[tuple[object, ...], ...], move: Move
+) -> tuple[tuple[object, ...], ...]:
+    """``recent`` with ``move`` made next: what :func:`_recent_moves` would read back, known
+    without a query (a move reads nothing back from the database)."""
+    kept = [row for row in recent if row[1] in (Move.Kind.ROLL, Move.Kind.SCORE)]
+    row = tuple(getattr(move, name) for name in RECENT_MOVE_FIELDS)
+    return tuple([*kept, row][-RECENT_MOVES:])
 
 
 @dataclass
@@ -63,6 +100,8 @@ class Snapshot:
     game: Game
     seats: list[Seat] = field(default_factory=list)
     rematch_code: str | None = None
+    # RECENT_MOVE_FIELDS of the last rolls and score, and of the newest move.
+    recent_moves: tuple[tuple[object, ...], ...] = ()
 
     @cached_property
     def state(self) -> GameState | None:
@@ -72,7 +111,12 @@ class Snapshot:
         return self.game.engine_state(self.seats)
 
     @classmethod
-    def of(cls, game: Game, seats: list[Seat] | None = None) -> Snapshot:
+    def of(
+        cls,
+        game: Game,
+        seats: list[Seat] | None = None,
+        recent_moves: tuple[tuple[object, ...], ...] | None = None,
+    ) -> Snapshot:
         if seats is None:
             seats = list(game.seats.order_by("position"))
         rematch = None
@@ -83,6 +127,7 @@ class Snapshot:
             game=copy.copy(game),
             seats=[copy.copy(seat) for seat in sorted(seats, key=lambda s: s.position)],
             rematch_code=rematch,
+            recent_moves=_recent_moves(game) if recent_moves is None else recent_moves,
         )
 
     @classmethod
@@ -100,6 +145,7 @@ class Snapshot:
                     {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
                 ],
                 "rematch_code": self.rematch_code,
+                "recent_moves": self.recent_moves,
             },
             separators=(",", ":"),
         )
@@ -112,4 +158,5 @@ class Snapshot:
             game=game,
             seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],
             rematch_code=data["rematch_code"],
+            recent_moves=tuple(tuple(move) for move in data.get("recent_moves", ())),
         )

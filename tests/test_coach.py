@@ -223,8 +223,18 @@ def test_player_on_turn_sees_the_best_keep_and_the_cost_of_each_box(
     assert "Coach:</strong> keep 6 6 6 and roll" in page
     suggested = re.findall(r'class="die[^"]*suggested[^"]*"', page)
     assert len(suggested) == 3
-    assert "Rolling with the dice you keep now costs" in page
     assert re.search(r'aria-label="Score 18 in Sixes, costs [\d.]+ expected points"', page)
+    # Nothing is held yet: the cost of rolling with the held dice would say nothing.
+    assert "Rolling with the dice you keep now" not in page
+
+    services.turn_keep(
+        code=game.code,
+        player=player_of(alice),
+        version=version_of(game),
+        held=(False, False, False, True, False),
+    )
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    assert "Rolling with the dice you keep now costs" in page
 
 
 def test_hints_say_when_holding_the_best_keep_and_rank_the_boxes(alice, coach_advisor):

@@ -16,6 +16,7 @@ from ..models import BotLevel, Game, Player
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
 from .coach import BoxHint, Hints, hints_for
+from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .viewmodel import DieView, ViewModel
 
@@ -27,6 +28,7 @@ class RowView(ViewModel):
     value: str
     label: str
     boxes: tuple[BoxView, ...]
+    short: str = ""  # the box's name on a narrow screen
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class ColumnView(ViewModel):
     upper_remaining: int
     yahtzee_bonus_count: int
     total: int
+    bonus_open: bool = False  # the upper bonus can still be reached: say how far it is
 
 
 @dataclass
@@ -126,6 +129,7 @@ class GameView(ViewModel):
     review_pending: bool = False
     viewer_has_account: bool = False
     guest_name: str = ""  # a guest viewer's display name, to sit down with
+    moves: MoveLog = NO_MOVES
 
     rounds = ROUNDS
     bot_levels = tuple(BotLevel)
@@ -142,7 +146,8 @@ class GameView(ViewModel):
     @cached_property
     def rows(self) -> list[RowView]:
         return [
-            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in CATEGORIES
+            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats), str(SHORT_LABELS[c]))
+            for c in CATEGORIES
         ]
 
     @cached_property
@@ -157,6 +162,9 @@ class GameView(ViewModel):
                 s.upper_remaining,
                 s.yahtzee_bonus_count,
                 s.total,
+                bonus_open=self.status == Game.Status.PLAYING
+                and not s.upper_bonus
+                and any(s.card[c] is None for c in UPPER),
             )
             for s in self.seats
         )
@@ -185,6 +193,10 @@ class GameView(ViewModel):
     @property
     def can_keep(self) -> bool:
         return self.your_turn and self.has_rolled and self.rolls_left > 0
+
+    @property
+    def any_held(self) -> bool:
+        return any(die.held for die in self.dice)
 
 
 ACTIONS = (
@@ -332,6 +344,12 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         viewer_has_account=viewer.user_id is not None,
         guest_name=viewer.name if viewer.user_id is None else "",
         hints=hints,
+        moves=move_log(
+            snapshot.recent_moves,
+            {v.position: v.name for v in views},
+            state.turn_number if state and game.status == Game.Status.PLAYING else None,
+            game.version,
+        ),
         review=review_views(game, {v.position: v.name for v in views}),
         review_pending=game.status == Game.Status.FINISHED
         and game.review is None

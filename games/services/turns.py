@@ -19,6 +19,7 @@ from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
+from ..snapshots import recent_moves_after
 from .errors import STALE, GameError, NotAllowed, StaleAction
 from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
@@ -105,7 +106,9 @@ def _play(
     move.save()
     if new.is_finished:
         game_rate(game, seats)
-    announce(game, seats)
+    # The board's log of recent moves follows on from the version this move was made on.
+    recent = recent_moves_after(known.recent_moves, move) if known is not None else None
+    announce(game, seats, recent)
     return game
 
 

@@ -64,11 +64,15 @@ def on_game_changed(listener: Callable[[Snapshot], None]) -> None:
         listeners.append(listener)
 
 
-def announce(game: Game, seats: list[Seat] | None = None) -> None:
+def announce(
+    game: Game,
+    seats: list[Seat] | None = None,
+    recent_moves: tuple[tuple[object, ...], ...] | None = None,
+) -> None:
     """Once this transaction commits, remember the new version and tell every listener."""
     if not listeners:
         return
-    snapshot = Snapshot.of(game, seats)
+    snapshot = Snapshot.of(game, seats, recent_moves)
 
     def send() -> None:
         committed.remember(snapshot)

@@ -36,7 +36,9 @@ def _score_row(row: RowView, your_turn: bool) -> SafeString:
     # The cells are joined here: a {% for %} round a tag per cell cost four times as much,
     # and every roll changes the rows of the boxes still open.
     cells = SafeString("".join(score_cell(box, your_turn) for box in row.boxes))
-    return render_to_string("games/room.html#score_row", {"label": row.label, "cells": cells})
+    return render_to_string(
+        "games/room.html#score_row", {"label": row.label, "short": row.short, "cells": cells}
+    )
 
 
 def score_row(row: RowView, your_turn: bool) -> SafeString:

@@ -1,25 +1,50 @@
 // Small comforts on the game page; the page works without this file.
-// - "Copy link" copies the share link.
-// - Keys 1-5 keep or release a die, R rolls (when it is your turn).
+// - "Copy link" copies the share link; "Invite" shares it (the Web Share API on phones)
+//   or copies it (desktops). Their "done" words come from the page (data-done), translated.
+// - Keys 1-5 hold or release a die, R rolls, S moves to the next open box (Shift+S back).
 (function () {
   "use strict";
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-copy]");
-    if (!button) return;
-    var input = document.querySelector(button.getAttribute("data-copy"));
-    if (!input) return;
-    var done = function () {
-      button.textContent = "Copied!";
-      setTimeout(function () { button.textContent = "Copy link"; }, 2000);
-    };
+  function confirm(button, label) {
+    var before = label.textContent;
+    label.textContent = button.getAttribute("data-done") || before;
+    setTimeout(function () { label.textContent = before; }, 2000);
+  }
+
+  function copy(text, done) {
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+      navigator.clipboard.writeText(text).then(done, function () { copyBySelection(text, done); });
     } else {
-      input.select();
-      document.execCommand("copy");
-      done();
+      copyBySelection(text, done);
     }
+  }
+
+  function copyBySelection(text, done) {
+    // The link box may be folded away (after the lobby): copy from a field of our own.
+    var field = document.createElement("textarea");
+    field.value = text;
+    field.setAttribute("readonly", "");
+    field.className = "visually-hidden";
+    document.body.appendChild(field);
+    field.select();
+    var copied = document.execCommand("copy");
+    document.body.removeChild(field);
+    if (copied) done();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy], [data-share]");
+    if (!button) return;
+    var input = document.querySelector(button.getAttribute("data-copy") || button.getAttribute("data-share"));
+    if (!input) return;
+    var label = button.querySelector(".share-text") || button;
+    var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    if (button.hasAttribute("data-share") && touch && navigator.share) {
+      navigator.share({ title: button.getAttribute("data-title") || document.title, url: input.value })
+        .catch(function () { /* the person closed the share sheet */ });
+      return;
+    }
+    copy(input.value, function () { confirm(button, label); });
   });
 
   document.addEventListener("keydown", function (event) {
@@ -27,6 +52,18 @@
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
     var selector = null;
+    if (event.key === "s" || event.key === "S") {
+      // Through the open boxes of your column, in printed order, round and round.
+      var boxes = Array.prototype.slice.call(document.querySelectorAll("#board button.box-button"));
+      if (!boxes.length) return;
+      event.preventDefault();
+      var at = boxes.indexOf(document.activeElement);
+      var step = event.shiftKey ? -1 : 1;
+      var next = at < 0 ? (step > 0 ? 0 : boxes.length - 1) : (at + step + boxes.length) % boxes.length;
+      boxes[next].focus();
+      boxes[next].scrollIntoView({ block: "nearest" });
+      return;
+    }
     if (event.key >= "1" && event.key <= "5") selector = '[data-die="' + event.key + '"]:not([disabled])';
     else if (event.key === "r" || event.key === "R") selector = "[data-roll]:not([disabled])";
     if (!selector) return;
@@ -118,12 +155,13 @@
 })();
 
 // Pressing dice quickly: while the table answers one press, a second press on a die (or
-// its key) would be dropped. Hold such presses and replay them, in order, on the new board.
+// its key) would be dropped (the form syncs with "drop"). Hold such presses and replay
+// them, in order, once the press on its way has been answered and a newer board shows.
 (function () {
   "use strict";
 
   var waiting = [];
-  var busy = false;
+  var busy = false;  // a press of the board is on its way
   var since = 0;
   var sentAt = 0;  // the board's version when the press on its way was sent
 
@@ -154,7 +192,9 @@
   }, true);
 
   function replay() {
-    busy = false;
+    // Only once the press on its way is answered (a press sent before would be dropped),
+    // and only on a newer table than the one it was made on.
+    if (busy || shownVersion() <= sentAt) return;
     var next = waiting.shift();
     if (!next) return;
     var die = document.querySelector('[data-die="' + next + '"]:not([disabled])');
@@ -162,22 +202,21 @@
     else waiting = [];
   }
 
+  // The answer ends the press whatever board it swapped into (the room's push of the same
+  // version often lands first, and the answer then swaps into a board no longer shown).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!boardRequest(event)) return;
+    busy = false;
+    // htmx releases the form's sync lock only after this event: a press replayed from
+    // inside it would be dropped as if the answered one were still on its way.
+    if (event.detail.failed) waiting = [];
+    else setTimeout(replay, 0);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     if (boardRequest(event) || (event.target && event.target.id === "board")) replay();
   });
-  // The room's push of the same version often lands first; the response then swaps into
-  // the board it replaced, out of the page, and no event of it reaches here.
   document.addEventListener("htmx:wsAfterMessage", function (event) {
-    // Only a newer table than the one the press was made on answers it.
-    if ((event.detail.message || "").indexOf('id="board"') >= 0 && shownVersion() > sentAt) {
-      replay();
-    }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (boardRequest(event) && !event.detail.successful && event.detail.failed) {
-      busy = false;
-      waiting = [];
-    }
+    if ((event.detail.message || "").indexOf('id="board"') >= 0) replay();
   });
 })();
 
