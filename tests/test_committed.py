@@ -79,6 +79,13 @@ def test_every_write_to_a_seat_bumps_its_games_version(alice, make_user):
     call("game_join", code=code, player=gus, version=version_of(game))
     call("game_add_bot", code=code, player=ann, version=version_of(game), level=BotLevel.COACH)
     call("game_remove_bot", code=code, player=ann, version=version_of(game), position=2)
+    call(
+        "seat_set_client_seed",
+        code=code,
+        player=gus,
+        version=version_of(game),
+        client_seed="lucky dice",
+    )
     call("game_start", code=code, player=ann, version=version_of(game), rng=rolloff_won_by(0, 2))
     for turn in range(26):
         player = (ann, gus)[turn % 2]
