@@ -18,15 +18,17 @@ import json
 import logging
 import time
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy
 
 from . import caches, jobs, rendering, selectors, services
 from .broadcast import group_name
 from .committed import committed
-from .models import Player
+from .models import CODE_ALPHABET, CODE_LENGTH, Player
 from .selectors import PresenceView
 from .snapshots import Snapshot
 
@@ -35,6 +37,13 @@ logger = logging.getLogger(__name__)
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY_MESSAGES = 4429
 REORDER_WAIT_SECONDS = 1.0
+NO_GAME = gettext_lazy("There is no game with that link.")
+
+
+def is_game_code(code: str) -> bool:
+    """A code the site could have made: anything else names no game, and is never handed
+    to the channel layer (which refuses long or non-ASCII group names with a TypeError)."""
+    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
 
 
 def _viewer(scope: dict) -> Player:
@@ -77,6 +86,26 @@ def render_presence(presence: PresenceView) -> str:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
+    gone = False  # the socket is closed: nothing more is sent to it
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Run the consumer; however it ends (a clean close, a lost network, an error in a
+        handler), its page leaves the room, so nobody is shown present who is not."""
+
+        async def send_while_open(message: dict) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except Disconnected:  # daphne: the socket closed while we were sending
+                self.gone = True
+
+        try:
+            await super().__call__(scope, receive, send_while_open)
+        finally:
+            await self.leave_room()
+
     async def dispatch(self, message: dict) -> None:
         """Room messages go straight to their handler.
 
@@ -102,7 +131,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.allowance = float(settings.WS_MESSAGE_BURST)
         self.last_message = time.monotonic()
-        self.joined = False
+        if not is_game_code(self.code):
+            await self.accept()
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
+            return
 
         # Join the room before reading its state, so that no version committed in between
         # can slip past this page: what the read already shows is then skipped as old.
@@ -113,22 +145,30 @@ class GameConsumer(AsyncWebsocketConsumer):
         if snapshot is None:
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason="There is no game with that link.")
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
             return
         jobs.ensure_running()
         await self.push_full(snapshot)
         await self.update_presence(snapshot)
 
     async def disconnect(self, code: int) -> None:
+        self.gone = True
+        await self.leave_room()
+
+    async def leave_room(self) -> None:
+        """Out of the room's group, its presence row gone, the others told. Once only."""
+        if not self.joined:
+            return
+        self.joined = False
         if self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
         self.pending.clear()
-        if getattr(self, "joined", False):
-            self.joined = False
+        try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:
             await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
-            await self.send_presence_event()
+        await self.send_presence_event()
 
     # -- from the page ------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -142,14 +182,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.allowance -= 1
         try:
             message = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             message = None
         if isinstance(message, dict) and message.get("type") == "resync":
             snapshot = await database_sync_to_async(Snapshot.load)(self.code)
             if snapshot is not None:
                 await self.push_full(snapshot)
             return
-        await self.send(text_data=_notice("Moves are made with the buttons on the page."))
+        await self.send(text_data=_notice(gettext("Moves are made with the buttons on the page.")))
 
     # -- from the room's group ----------------------------------------------------
     async def game_changed(self, event: dict) -> None:
