@@ -25,10 +25,11 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_lazy
 
-from . import caches, jobs, rendering, selectors, services
+from . import caches, jobs, rendering, services
 from .broadcast import group_name
 from .committed import committed
 from .models import CODE_ALPHABET, CODE_LENGTH, Player
+from .presence_pushes import pushes
 from .selectors import PresenceView
 from .snapshots import Snapshot
 
@@ -86,6 +87,7 @@ def render_presence(presence: PresenceView) -> str:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
     gone = False  # the socket is closed: nothing more is sent to it
 
@@ -148,8 +150,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
             return
         jobs.ensure_running()
-        await self.push_full(snapshot)
-        await self.update_presence(snapshot)
+        await self.push_full(snapshot)  # and so records the page's presence
 
     async def disconnect(self, code: int) -> None:
         self.gone = True
@@ -168,7 +169,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         finally:
             await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
-        await self.send_presence_event()
+        pushes.request(self.code)
 
     # -- from the page ------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -230,8 +231,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.version = snapshot.game.version
         await self.send(text_data=rendering.live_message(snapshot, self.viewer))
         seat = _seat_of(snapshot, self.viewer)
-        if seat != self.seat:  # the viewer sat down or left: their presence moves
-            await self.update_presence(snapshot)
+        if seat != self.seat or not self.present:  # new here, or sat down or left
+            await self.update_presence(seat)
 
     async def push_full(self, snapshot: Snapshot) -> None:
         """The whole current state: on connect, on reconnect, and on request."""
@@ -239,16 +240,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.push(snapshot)
         await self.flush_in_order()
 
-    async def update_presence(self, snapshot: Snapshot) -> None:
-        self.seat = _seat_of(snapshot, self.viewer)
-        await database_sync_to_async(_open_presence)(self.code, self.channel_name, self.seat)
-        await self.send_presence_event()
-
-    async def send_presence_event(self) -> None:
-        presence = await database_sync_to_async(selectors.presence_view)(self.code)
-        await self.channel_layer.group_send(
-            self.group, {"type": "presence.changed", "presence": presence.to_wire()}
-        )
+    async def update_presence(self, seat: int | None) -> None:
+        self.seat, self.present = seat, True
+        await database_sync_to_async(_open_presence)(self.code, self.channel_name, seat)
+        pushes.request(self.code)
 
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:
