@@ -25,7 +25,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_lazy
 
-from . import caches, jobs, rendering, services
+from . import caches, jobs, rendering, services, socket_limits
 from .broadcast import group_name
 from .committed import committed
 from .models import CODE_ALPHABET, CODE_LENGTH, Player
@@ -37,6 +37,7 @@ logger = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY_MESSAGES = 4429
+CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be reloaded
 REORDER_WAIT_SECONDS = 1.0
 NO_GAME = gettext_lazy("There is no game with that link.")
 
@@ -87,6 +88,7 @@ def render_presence(presence: PresenceView) -> str:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    admitted: list[socket_limits.Key] = []  # what the socket counts against (socket_limits)
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
     gone = False  # the socket is closed: nothing more is sent to it
@@ -106,6 +108,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send_while_open)
         finally:
+            socket_limits.release(self.admitted)
+            self.admitted = []
             await self.leave_room()
 
     async def dispatch(self, message: dict) -> None:
@@ -136,6 +140,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not is_game_code(self.code):
             await self.accept()
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
+            return
+        self.admitted, refusal = socket_limits.admit(self.scope, self.code)
+        if refusal is not None:
+            await self.accept()
+            await self.send(text_data=_notice(refusal))
+            # The reason is for logs (at most 123 bytes); the notice is for the visitor.
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason="Too many open pages.")
             return
 
         # Join the room before reading its state, so that no version committed in between

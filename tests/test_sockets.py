@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games import consumers, jobs, services
-from games.consumers import CLOSE_UNKNOWN_GAME, GameConsumer
+from games import consumers, jobs, services, socket_limits
+from games.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
 from games.models import Connection, LiveServer
 from games.presence_pushes import pushes
 from tests.test_consumers import (
@@ -252,3 +252,115 @@ async def test_pages_of_a_process_that_died_leave_the_live_count():
     assert "1 watching" in await receive_presence(page)
     assert await open_pages() == 1
     await page.disconnect()
+
+
+# -- limits: open pages per visitor and per table ---------------------------------------------
+
+
+async def open_page(code: str, address: str = "203.0.113.7", session=None):
+    comm = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=HEADERS)
+    comm.scope["client"] = [address, 50000]
+    if session is not None:
+        comm.scope["cookies"] = {"sessionid": session}
+        comm.scope["headers"] = [*HEADERS, (b"cookie", f"sessionid={session}".encode())]
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def refused(comm: WebsocketCommunicator) -> str:
+    """The notice a refused page shows; the socket is then closed with 4429."""
+    notice = await comm.receive_from(timeout=3)
+    closed = await comm.receive_output(timeout=3)
+    assert closed["type"] == "websocket.close"
+    assert closed["code"] == CLOSE_TOO_MANY_SOCKETS == 4429
+    await comm.wait(timeout=3)
+    return notice
+
+
+async def test_one_address_may_keep_a_handful_of_pages_open(settings):
+    settings.WS_MAX_SOCKETS_PER_CLIENT = 3
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    pages = [await open_page(game.code) for _ in range(3)]
+    for page in pages:
+        await receive_board(page)
+
+    extra = await open_page(game.code)
+    assert "too many pages of this site open" in await refused(extra)
+    assert await open_pages() == 3
+    other_address = await open_page(game.code, address="198.51.100.2")
+    await receive_board(other_address)  # someone else is not affected
+
+    await pages[0].disconnect()  # closing one makes room for another
+    again = await open_page(game.code)
+    await receive_board(again)
+    for page in [*pages[1:], other_address, again]:
+        await page.disconnect()
+    assert socket_limits.open_count("address", "203.0.113.7") == 0
+
+
+async def test_one_session_may_keep_a_handful_of_pages_open_from_any_address(settings):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    settings.WS_MAX_SOCKETS_PER_CLIENT = 2
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    session = await database_sync_to_async(SessionStore)()
+    session["guest_name"] = "Gus"
+    await database_sync_to_async(session.save)()
+    key = session.session_key
+    pages = [await open_page(game.code, f"192.0.2.{i}", key) for i in range(2)]
+    for page in pages:
+        await receive_board(page)
+    extra = await open_page(game.code, "192.0.2.99", key)
+    assert "too many pages" in await refused(extra)
+    for page in pages:
+        await page.disconnect()
+    assert socket_limits.open_count("session", key) == 0
+
+
+async def test_a_table_takes_a_limited_number_of_pages(settings):
+    settings.WS_MAX_SOCKETS_PER_ROOM = 2
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    pages = [await open_page(game.code, f"192.0.2.{i}") for i in range(2)]
+    for page in pages:
+        await receive_board(page)
+    extra = await open_page(game.code, "192.0.2.50")
+    assert "as many people watching as it can take" in await refused(extra)
+    assert await open_pages() == 2
+    for page in pages:
+        await page.disconnect()
+    assert socket_limits.open_count("room", game.code) == 0
+
+
+async def test_a_page_that_fails_frees_its_place(settings, monkeypatch):
+    settings.WS_MAX_SOCKETS_PER_CLIENT = 1
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await open_page(game.code)
+    await receive_board(page)
+
+    async def broken(self, text_data=None, bytes_data=None):
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr(GameConsumer, "receive", broken)
+    await page.send_to(text_data="{}")
+    with pytest.raises(RuntimeError):
+        await page.wait(timeout=3)
+    again = await open_page(game.code)
+    await receive_board(again)
+    await again.disconnect()
+
+
+async def test_no_limit_when_the_setting_is_zero(settings):
+    settings.WS_MAX_SOCKETS_PER_CLIENT = 0
+    settings.WS_MAX_SOCKETS_PER_ROOM = 0
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    pages = [await open_page(game.code) for _ in range(12)]
+    for page in pages:
+        await receive_board(page)
+    for page in pages:
+        await page.disconnect()
