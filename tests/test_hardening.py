@@ -144,3 +144,30 @@ def test_a_guest_who_signs_up_is_shown_under_the_account_name(make_game, ann, ma
     seat = table.seats.get(position=1)
     assert (seat.name, seat.user_id, seat.guest) == ("augustus", account.pk, "")
     assert table.version == before + 1  # open pages are pushed the new name
+
+
+def test_sitting_down_under_a_taken_name_is_answered_with_a_sentence_not_an_error_page(
+    make_game, ann, make_client
+):
+    table = make_game(ann, seats=3)
+    browser = make_client()
+    response = browser.post(
+        f"/g/{table.code}/join/",
+        {"version": version_of(table), "name": "ALICE\u200b"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 400
+    assert "already called ALICE" in response.content.decode()
+    table.refresh_from_db()
+    assert table.seats.count() == 1
+
+    response = browser.post(
+        f"/g/{table.code}/join/",
+        {"version": version_of(table), "name": "Alison"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert list(table.seats.values_list("name", flat=True).order_by("position")) == [
+        "alice",
+        "Alison",
+    ]
