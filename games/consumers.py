@@ -8,7 +8,12 @@ message a page may send is ``{"type": "resync"}`` to ask for the full current st
   each consumer pushes it rendered for its own viewer, in version order, once each.
   Renders are shared per (game, version, viewpoint), not made per socket
   (games/rendering.py).
-* Presence: which seats have the page open and how many people are watching.
+* Presence: which seats have the page open and how many people are watching, pushed
+  at most once per room per interval (games/presence_pushes.py). However a consumer ends,
+  its page leaves the presence; sends to a socket that has closed are dropped.
+* Refused with a close code and no traceback: a code the site could not have made
+  (4404), a visitor or a table over its socket limit (4429, games/socket_limits.py),
+  a page sending too many frames (4429). A frame that is not a resync gets a notice.
 """
 
 from __future__ import annotations
