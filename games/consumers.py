@@ -8,7 +8,12 @@ message a page may send is ``{"type": "resync"}`` to ask for the full current st
   each consumer pushes it rendered for its own viewer, in version order, once each.
   Renders are shared per (game, version, viewpoint), not made per socket
   (games/rendering.py).
-* Presence: which seats have the page open and how many people are watching.
+* Presence: which seats have the page open and how many people are watching, pushed
+  at most once per room per interval (games/presence_pushes.py). However a consumer ends,
+  its page leaves the presence; sends to a socket that has closed are dropped.
+* Refused with a close code and no traceback: a code the site could not have made
+  (4404), a visitor or a table over its socket limit (4429, games/socket_limits.py),
+  a page sending too many frames (4429). A frame that is not a resync gets a notice.
 """
 
 from __future__ import annotations
@@ -18,15 +23,18 @@ import json
 import logging
 import time
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy
 
-from . import caches, jobs, rendering, selectors, services
+from . import caches, jobs, rendering, services, socket_limits
 from .broadcast import group_name
 from .committed import committed
-from .models import Player
+from .models import CODE_ALPHABET, CODE_LENGTH, Player
+from .presence_pushes import pushes
 from .selectors import PresenceView
 from .snapshots import Snapshot
 
@@ -34,7 +42,15 @@ logger = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY_MESSAGES = 4429
+CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be reloaded
 REORDER_WAIT_SECONDS = 1.0
+NO_GAME = gettext_lazy("There is no game with that link.")
+
+
+def is_game_code(code: str) -> bool:
+    """A code the site could have made: anything else names no game, and is never handed
+    to the channel layer (which refuses long or non-ASCII group names with a TypeError)."""
+    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
 
 
 def _viewer(scope: dict) -> Player:
@@ -77,6 +93,30 @@ def render_presence(presence: PresenceView) -> str:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    admitted: list[socket_limits.Key] = []  # what the socket counts against (socket_limits)
+    present = False  # its Connection row is written
+    joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
+    gone = False  # the socket is closed: nothing more is sent to it
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Run the consumer; however it ends (a clean close, a lost network, an error in a
+        handler), its page leaves the room, so nobody is shown present who is not."""
+
+        async def send_while_open(message: dict) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except Disconnected:  # daphne: the socket closed while we were sending
+                self.gone = True
+
+        try:
+            await super().__call__(scope, receive, send_while_open)
+        finally:
+            socket_limits.release(self.admitted)
+            self.admitted = []
+            await self.leave_room()
+
     async def dispatch(self, message: dict) -> None:
         """Room messages go straight to their handler.
 
@@ -102,7 +142,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.allowance = float(settings.WS_MESSAGE_BURST)
         self.last_message = time.monotonic()
-        self.joined = False
+        if not is_game_code(self.code):
+            await self.accept()
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
+            return
+        self.admitted, refusal = socket_limits.admit(self.scope, self.code)
+        if refusal is not None:
+            await self.accept()
+            await self.send(text_data=_notice(refusal))
+            # The reason is for logs (at most 123 bytes); the notice is for the visitor.
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason="Too many open pages.")
+            return
 
         # Join the room before reading its state, so that no version committed in between
         # can slip past this page: what the read already shows is then skipped as old.
@@ -113,22 +163,29 @@ class GameConsumer(AsyncWebsocketConsumer):
         if snapshot is None:
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason="There is no game with that link.")
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
             return
         jobs.ensure_running()
-        await self.push_full(snapshot)
-        await self.update_presence(snapshot)
+        await self.push_full(snapshot)  # and so records the page's presence
 
     async def disconnect(self, code: int) -> None:
+        self.gone = True
+        await self.leave_room()
+
+    async def leave_room(self) -> None:
+        """Out of the room's group, its presence row gone, the others told. Once only."""
+        if not self.joined:
+            return
+        self.joined = False
         if self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
         self.pending.clear()
-        if getattr(self, "joined", False):
-            self.joined = False
+        try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:
             await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
-            await self.send_presence_event()
+        pushes.request(self.code)
 
     # -- from the page ------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -142,14 +199,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.allowance -= 1
         try:
             message = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             message = None
         if isinstance(message, dict) and message.get("type") == "resync":
             snapshot = await database_sync_to_async(Snapshot.load)(self.code)
             if snapshot is not None:
                 await self.push_full(snapshot)
             return
-        await self.send(text_data=_notice("Moves are made with the buttons on the page."))
+        await self.send(text_data=_notice(gettext("Moves are made with the buttons on the page.")))
 
     # -- from the room's group ----------------------------------------------------
     async def game_changed(self, event: dict) -> None:
@@ -190,8 +247,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.version = snapshot.game.version
         await self.send(text_data=rendering.live_message(snapshot, self.viewer))
         seat = _seat_of(snapshot, self.viewer)
-        if seat != self.seat:  # the viewer sat down or left: their presence moves
-            await self.update_presence(snapshot)
+        if seat != self.seat or not self.present:  # new here, or sat down or left
+            await self.update_presence(seat)
 
     async def push_full(self, snapshot: Snapshot) -> None:
         """The whole current state: on connect, on reconnect, and on request."""
@@ -199,16 +256,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.push(snapshot)
         await self.flush_in_order()
 
-    async def update_presence(self, snapshot: Snapshot) -> None:
-        self.seat = _seat_of(snapshot, self.viewer)
-        await database_sync_to_async(_open_presence)(self.code, self.channel_name, self.seat)
-        await self.send_presence_event()
-
-    async def send_presence_event(self) -> None:
-        presence = await database_sync_to_async(selectors.presence_view)(self.code)
-        await self.channel_layer.group_send(
-            self.group, {"type": "presence.changed", "presence": presence.to_wire()}
-        )
+    async def update_presence(self, seat: int | None) -> None:
+        self.seat, self.present = seat, True
+        await database_sync_to_async(_open_presence)(self.code, self.channel_name, seat)
+        pushes.request(self.code)
 
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:

@@ -21,6 +21,7 @@ from django.conf import settings
 
 from . import autoplay, services
 from .models import Game
+from .presence_pushes import pushes
 from .snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -55,10 +56,18 @@ def sweep() -> int:
     return len(work)
 
 
-def beat() -> None:
-    """One tick of this process: alive, and nothing automatic left waiting."""
-    services.server_heartbeat(SERVER_ID)
+def beat() -> list[str]:
+    """One tick of this process: alive, and nothing automatic left waiting. Returns the
+    codes of the games whose presence changed because a dead process's pages were dropped."""
+    changed = services.server_heartbeat(SERVER_ID)
     sweep()
+    return changed
+
+
+async def tick() -> None:
+    """:func:`beat`, then show the rooms that lost a dead process's pages who is there."""
+    for code in await database_sync_to_async(beat)():
+        pushes.request(code)
 
 
 _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
@@ -75,7 +84,7 @@ def ensure_running() -> None:
     async def run() -> None:
         while True:
             try:
-                await database_sync_to_async(beat)()
+                await tick()
             except Exception:  # a passing database hiccup must not stop the heartbeat
                 logger.exception("the process's periodic task failed")
             await asyncio.sleep(interval)

@@ -88,17 +88,24 @@ POSTS_PER_SESSION = Limit("posts-per-session", "LIMIT_POSTS_PER_SESSION")
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address: ``REMOTE_ADDR``, or with ``TRUSTED_PROXY_COUNT`` = n the n-th
-    entry of ``X-Forwarded-For`` from the right (what the outermost trusted proxy saw;
-    entries left of it are the client's to write). Something that is not an address
-    (a missing header, a made-up entry) falls back to ``REMOTE_ADDR``."""
+    """The address of the client behind a request (see :func:`client_address`)."""
+    return client_address(
+        request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR", "")
+    )
+
+
+def client_address(remote: str, forwarded_for: str) -> str:
+    """The client's address: the connection's (``remote``), or with ``TRUSTED_PROXY_COUNT``
+    = n the n-th entry of ``X-Forwarded-For`` from the right (what the outermost trusted
+    proxy saw; entries left of it are the client's to write). Something that is not an
+    address (a missing header, a made-up entry) falls back to the connection's."""
     proxies = settings.TRUSTED_PROXY_COUNT
     if proxies > 0:
-        hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [hop.strip() for hop in forwarded_for.split(",")]
         hops = [hop for hop in hops if hop]
         if len(hops) >= proxies and _is_address(hops[-proxies]):
             return hops[-proxies]
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    return remote or "unknown"
 
 
 def _is_address(text: str) -> bool:

@@ -131,6 +131,12 @@ def test_client_is_exempt_from_limits(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def presence_pushed_at_once(settings: Any) -> None:
+    """Presence pushes without their interval; the coalescing tests inject their own clock."""
+    settings.PRESENCE_PUSH_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches() -> Iterator[None]:
     """Each test starts with every in-process cache empty (no game remembered as
     committed, no board or fragment rendered)."""

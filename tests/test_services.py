@@ -234,11 +234,15 @@ def test_joining_an_unknown_game_is_not_found(ann):
         services.game_join(code="nosuchgame", player=ann, version=1)
 
 
-def test_two_guests_with_the_same_name_get_their_own_seats(make_game, ann):
+def test_a_second_guest_with_the_same_name_is_asked_for_another(make_game, ann):
+    """Seats belong to a guest's token, not their name; and two seats never look alike."""
     game = make_game(ann, seats=3)
     first, second = guest_player("Gus"), guest_player("Gus")
 
     services.game_join(code=game.code, player=first, version=1)
+    with pytest.raises(GameError, match="already called Gus"):
+        services.game_join(code=game.code, player=second, version=2)
+    second = Player("Gus B", guest=second.guest)
     services.game_join(code=game.code, player=second, version=2)
 
     guests = list(game.seats.filter(user=None).order_by("position"))

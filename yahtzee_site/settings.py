@@ -260,8 +260,14 @@ LIMITS_EXEMPT_IPS = env_list("LIMITS_EXEMPT_IPS", "")
 # Messages a page may send over its socket (it only ever asks for a resync).
 WS_MESSAGES_PER_SECOND = 5
 WS_MESSAGE_BURST = 10
+# Open game pages (websockets) per process: per visitor (session, and network address), and
+# per table. 0 turns a limit off (the load benchmark: hundreds of pages from one address).
+WS_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("WS_MAX_SOCKETS_PER_CLIENT", "8"))
+WS_MAX_SOCKETS_PER_ROOM = int(os.environ.get("WS_MAX_SOCKETS_PER_ROOM", "200"))
 # How often each server process marks its open game pages alive (0: never, as in tests).
 PRESENCE_HEARTBEAT_SECONDS = int(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "15"))
+# Presence pushes per room and process: at most one per this many seconds (0: each at once).
+PRESENCE_PUSH_SECONDS = float(os.environ.get("PRESENCE_PUSH_SECONDS", "1.0"))
 
 # Where the optimal-play tables are stored (built by `manage.py solve`, or on first use).
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))

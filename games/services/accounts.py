@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
@@ -11,18 +12,20 @@ from .writes import bump
 
 @transaction.atomic
 def guest_seats_claim(*, guest: str, user_id: int) -> int:
-    """A guest who signs up or logs in keeps the seats (and tables) they had as a guest."""
+    """A guest who signs up or logs in keeps the seats (and tables) they had as a guest,
+    shown from now on under the account's name."""
     if not guest:
         return 0
     claimed = 0
+    name = get_user_model().objects.get(pk=user_id).get_username()
     seated = Seat.objects.filter(guest=guest, user__isnull=True).values_list("game_id")
     games = Game.objects.select_for_update().filter(Q(id__in=seated) | Q(host_guest=guest))
     for game in games.order_by("id"):
         for seat in game.seats.filter(guest=guest, user__isnull=True):
             if game.seats.filter(user_id=user_id).exists():
                 continue  # already seated here with the account: keep the account's seat
-            seat.user_id, seat.guest = user_id, ""
-            seat.save(update_fields=["user", "guest"])
+            seat.user_id, seat.guest, seat.name = user_id, "", name  # shown as the account
+            seat.save(update_fields=["user", "guest", "name"])
             claimed += 1
         if game.host_guest == guest and game.host_user_id is None:
             game.host_user_id, game.host_guest = user_id, ""

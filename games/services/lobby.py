@@ -3,7 +3,10 @@ leaving, starting, and the rematch."""
 
 from __future__ import annotations
 
+import itertools
 import secrets
+import unicodedata
+from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -21,10 +24,25 @@ MAX_NAME = 40
 MAX_SERIES = 6  # the score pad has six game columns
 
 
+# Invisible characters that could make a name look like another: controls, format
+# characters (zero-width spaces and joiners, bidirectional overrides) and lone surrogates.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+
+
+def normal_name(name: str) -> str:
+    """The name as it is shown: compatibility characters folded (NFKC), hidden characters
+    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty."""
+    words = unicodedata.normalize("NFKC", name).split()
+    visible = (
+        "".join(c for c in w if unicodedata.category(c) not in HIDDEN_CATEGORIES) for w in words
+    )
+    return " ".join(w for w in visible if w)[:MAX_NAME].strip()
+
+
 def clean_name(name: str) -> str:
-    name = " ".join(name.split())[:MAX_NAME]
+    name = normal_name(name)
     if not name:
-        raise GameError("Choose a display name to sit down.")
+        raise GameError(gettext("Choose a display name to sit down."))
     return name
 
 
@@ -40,6 +58,25 @@ def clean_client_seed(client_seed: str) -> str:
             )
         )
     return client_seed
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names would look alike at a table: equal once normalised, in any case."""
+    return normal_name(a).casefold() == normal_name(b).casefold()
+
+
+def _check_name_free(seats: Iterable[Seat], name: str) -> None:
+    """Refuse a name already carried at the table, by a seat or an account holder's name."""
+    for seat in seats:
+        taken = [seat.name] + ([seat.user.get_username()] if seat.user_id else [])
+        if any(same_name(name, other) for other in taken):
+            raise GameError(
+                gettext(
+                    "Someone at this table is already called %(name)s. "
+                    "Choose another display name to sit down."
+                )
+                % {"name": name}
+            )
 
 
 def _take_seat(game: Game, player: Player, position: int, client_seed: str = "") -> Seat:
@@ -116,12 +153,13 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         raise GameError("Every seat at this table is taken.")
     level = BotLevel(level)
     same = sum(1 for seat in seats if seat.bot == level)
+    names = (f"{level.label} bot" + (f" {n}" if n > 1 else "") for n in itertools.count(same + 1))
     seat = Seat.objects.create(
         game=game,
         position=free[0],
         guest=f"bot-{secrets.token_urlsafe(12)}",
         bot=level,
-        name=f"{level.label} bot" + (f" {same + 1}" if same else ""),
+        name=next(n for n in names if not any(same_name(n, s.name) for s in seats)),
         client_seed=fair.new_client_seed(),
     )
     bump(game)
@@ -153,7 +191,7 @@ def _close_gaps(game: Game) -> None:
 def game_join(*, code: str, player: Player, version: int | None, client_seed: str = "") -> Seat:
     """Sit ``player`` in the first free seat of a game still in its lobby."""
     game = locked_game(code)
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     for seat in seats:
         if player.owns(seat):
             return seat  # already seated: joining twice changes nothing
@@ -166,6 +204,7 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
         raise GameError("Every seat at this table is taken; you can watch.")
+    _check_name_free(seats, clean_name(player.name))
     client_seed = clean_client_seed(client_seed)
     try:
         with transaction.atomic():

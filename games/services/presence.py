@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from django.db import transaction
 from django.utils import timezone
 
 from ..models import Connection, Game, LiveServer
 
 
-def server_heartbeat(server_id: str) -> None:
-    """Mark this server process alive and forget the connections of processes that died."""
-    now = timezone.now()
+def server_heartbeat(server_id: str, *, now: datetime | None = None) -> list[str]:
+    """Mark this server process alive and forget the connections of processes that died.
+
+    Returns the codes of the games whose pages were forgotten, so that their rooms can be
+    shown who is really there. Each dead process is forgotten once: of two processes
+    sweeping at the same moment, the second waits for the first's lock and finds nothing.
+    """
+    now = now or timezone.now()
     LiveServer.objects.update_or_create(id=server_id, defaults={"last_seen": now})
-    LiveServer.objects.filter(last_seen__lt=now - LiveServer.stale_after()).delete()
+    with transaction.atomic():
+        dead = list(
+            LiveServer.objects.select_for_update()
+            .filter(last_seen__lt=now - LiveServer.stale_after())
+            .values_list("id", flat=True)
+        )
+        if not dead:
+            return []
+        pages = Connection.objects.filter(server_id__in=dead)
+        codes = sorted(set(pages.values_list("game__code", flat=True)))
+        LiveServer.objects.filter(id__in=dead).delete()
+    return codes
 
 
 def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | None) -> bool:
@@ -19,8 +38,7 @@ def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | N
     game_id = Game.objects.filter(code=code).values_list("id", flat=True).first()
     if game_id is None:
         return False
-    if not LiveServer.objects.filter(id=server_id).exists():
-        server_heartbeat(server_id)
+    LiveServer.objects.get_or_create(id=server_id, defaults={"last_seen": timezone.now()})
     Connection.objects.update_or_create(
         channel_name=channel_name,
         defaults={"game_id": game_id, "server_id": server_id, "seat": seat},

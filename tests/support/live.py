@@ -51,6 +51,7 @@ _SCRUBBED = (
     "SQLITE_TEST_PATH",
     "DJANGO_SETTINGS_MODULE",
     "PRESENCE_HEARTBEAT_SECONDS",
+    "WS_MAX_SOCKETS_PER_CLIENT",
 )
 
 
@@ -138,6 +139,9 @@ def server_env(**settings: str) -> dict[str, str]:
         LIMITS_EXEMPT_IPS="127.0.0.1",
         PYTHONUNBUFFERED="1",
         PYTHONPATH=str(REPO),
+        # Every page of the scale test and the load benchmark comes from 127.0.0.1: the
+        # per-visitor socket limit would refuse all but the first few (README, Configuration).
+        WS_MAX_SOCKETS_PER_CLIENT="0",
     )
     env.update(settings)
     return env
