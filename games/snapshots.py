@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
 from .engine import GameState
@@ -35,7 +36,15 @@ GAME_WIRE_FIELDS = (
     "dice",
     "held",
     "rolls_left",
+    "pace",
+    "turn_started_at",
+    "turn_deadline",
+    "finished_at",
+    "mailed_turn",
+    "reminded_turn",
 )
+# Moments travel as ISO 8601 text.
+TIME_WIRE_FIELDS = ("turn_started_at", "turn_deadline", "finished_at")
 SEAT_WIRE_FIELDS = (
     "id",
     "position",
@@ -48,6 +57,8 @@ SEAT_WIRE_FIELDS = (
     "yahtzees",
     "place",
     "mean_loss",
+    "status",
+    "left_round",
 )
 
 
@@ -90,7 +101,7 @@ class Snapshot:
         without walking it, once per socket in the room."""
         return json.dumps(
             {
-                "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
+                "game": {name: _wire_value(self.game, name) for name in GAME_WIRE_FIELDS},
                 "seats": [
                     {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
                 ],
@@ -102,9 +113,17 @@ class Snapshot:
     @classmethod
     def from_wire(cls, wire: str) -> Snapshot:
         data = json.loads(wire)
+        for name in TIME_WIRE_FIELDS:
+            moment = data["game"][name]
+            data["game"][name] = datetime.fromisoformat(moment) if moment else None
         game = Game(**data["game"])
         return cls(
             game=game,
             seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],
             rematch_code=data["rematch_code"],
         )
+
+
+def _wire_value(game: Game, name: str) -> object:
+    value = getattr(game, name)
+    return value.isoformat() if name in TIME_WIRE_FIELDS and value is not None else value

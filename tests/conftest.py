@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -121,6 +122,30 @@ def instant_computer_players(settings: Any) -> None:
 def no_presence_heartbeat(settings: Any) -> None:
     """No background heartbeat task per test event loop; presence tests turn it on."""
     settings.PRESENCE_HEARTBEAT_SECONDS = 0
+
+
+class FrozenClock:
+    """A clock that stands still until the test moves it: ``frozen_clock.advance(seconds=31)``."""
+
+    def __init__(self, start: datetime) -> None:
+        self.moment = start
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> datetime:
+        self.moment += timedelta(**delta)
+        return self.moment
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
+    """Every time-based piece of the site reads this clock (games/clock.py) for the test."""
+    from games.clock import clock
+
+    frozen = FrozenClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
+    monkeypatch.setattr(clock, "now", frozen.now)
+    return frozen
 
 
 @pytest.fixture(autouse=True)
