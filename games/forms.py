@@ -1,8 +1,9 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from .engine import MAX_SEATS
-from .models import BotLevel
+from .models import BotLevel, Pace
 from .rules import Category
 
 
@@ -26,6 +27,16 @@ class GameCreateForm(forms.Form):
         ],
         initial="auto",
         required=False,
+    )
+
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        choices=[
+            ("", _("Automatic: live for two or more players, untimed when playing alone")),
+            *list(Pace.choices),
+        ],
+        required=False,
+        error_messages={"invalid_choice": _("Choose blitz, live, relaxed, daily or untimed.")},
     )
 
     def hints_setting(self) -> bool | None:
@@ -97,5 +108,20 @@ class RemoveBotForm(VersionForm):
 
 
 class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail address (optional)"),
+        required=False,
+        help_text=_("Only to tell you when it is your turn in a daily game."),
+    )
+
     class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+        fields = ("username", "email")
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_("Leave it empty to get no e-mails."),
+        error_messages={"invalid": _("Enter an e-mail address such as ann@example.com.")},
+    )

@@ -10,6 +10,8 @@ urlpatterns = [
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
     path("g/<str:code>/join/", views.game_join, name="game_join"),
     path("g/<str:code>/leave/", views.game_leave, name="game_leave"),
+    path("g/<str:code>/takeover/", views.turn_takeover, name="turn_takeover"),
+    path("g/<str:code>/back/", views.seat_return, name="seat_return"),
     path("g/<str:code>/bots/add/", views.game_add_bot, name="game_add_bot"),
     path("g/<str:code>/bots/remove/", views.game_remove_bot, name="game_remove_bot"),
     path("g/<str:code>/start/", views.game_start, name="game_start"),
@@ -19,6 +21,7 @@ urlpatterns = [
     path("g/<str:code>/rematch/", views.game_rematch, name="game_rematch"),
     path("u/<str:username>/", views.history, name="history"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/", views.account, name="account"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

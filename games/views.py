@@ -16,15 +16,19 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import rendering, selectors, services
+from .clock import clock
 from .forms import (
     AddBotForm,
+    EmailForm,
     GameCreateForm,
     JoinForm,
     KeepForm,
@@ -87,6 +91,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "form": GameCreateForm(initial={"name": player.name}),
             "lobbies": selectors.public_lobbies(),
             "my_games": selectors.player_games(player),
+            "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
         },
     )
@@ -104,6 +109,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
                 rules=Rules(upper_first=form.cleaned_data["upper_first"]),
                 is_public=form.cleaned_data["is_public"],
                 coach_hints=form.hints_setting(),
+                pace=form.cleaned_data.get("pace") or None,
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -120,6 +126,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
             "form": form,
             "lobbies": selectors.public_lobbies(),
             "my_games": selectors.player_games(player),
+            "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
         },
         status=status,
@@ -147,11 +154,13 @@ def render_game(
     if request.htmx:
         # The same shared fragment the room's sockets get, plus this request's message.
         flash = render_to_string("games/room.html#flash", {"error": error})
+        flash += render_to_string("games/room.html#server_time", {"server_now": clock.now()})
         return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)
     context = {
         "g": selectors.snapshot_view(snapshot, viewer),
         "error": error,
         "presence": selectors.presence_view(snapshot.game.code),
+        "server_now": clock.now(),
     }
     return render(request, "games/room.html", context, status=status)
 
@@ -243,6 +252,16 @@ def game_leave(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def turn_takeover(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, VersionForm, services.turn_takeover)
+
+
+@require_POST
+def seat_return(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, VersionForm, services.seat_return)
+
+
+@require_POST
 def game_start(request: HttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_start)
 
@@ -315,3 +334,21 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect("home")
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": SignupForm()})
+
+
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page: the e-mail address daily games' turns are sent to."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    status = 200
+    if request.method == "POST":
+        form = EmailForm(request.POST)
+        if form.is_valid():
+            services.account_email_change(user_id=request.user.pk, email=form.cleaned_data["email"])
+            messages.success(request, _("Your e-mail address is saved."))
+            return redirect("account")
+        status = 400
+    else:
+        form = EmailForm(initial={"email": request.user.email})
+    return render(request, "registration/account.html", {"form": form}, status=status)

@@ -286,6 +286,7 @@ def make_game(db: None) -> Callable[..., Game]:
         public: bool = False,
         start: bool = False,
         starter: int = 0,
+        pace: str | None = None,
     ) -> Game:
         people = [p if isinstance(p, Player) else client_player(p) for p in players]
         host, *others = people
@@ -294,6 +295,7 @@ def make_game(db: None) -> Callable[..., Game]:
             seat_count=seats or len(people),
             rules=Rules(upper_first=upper_first),
             is_public=public,
+            pace=pace,
         )
         for other in others:
             services.game_join(code=game.code, player=other, version=version_of(game))

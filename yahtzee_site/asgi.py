@@ -14,6 +14,7 @@ from django.urls import set_script_prefix
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 django.setup(set_prefix=False)
 
+from games import jobs  # noqa: E402
 
 # Pages that may keep their thread busy for a long while (password hashing).
 OWN_THREAD_PATHS = ("/accounts/", "/admin/")
@@ -61,6 +62,7 @@ class SynchronousRequestHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        jobs.ensure_running()  # this process's look for due work (turn clocks, bots, reviews)
         if scope["path"].startswith(OWN_THREAD_PATHS):
             async with ThreadSensitiveContext():
                 await self.handle(scope, receive, send)

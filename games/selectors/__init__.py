@@ -23,7 +23,14 @@ from .coach import BoxHint, Hints, choice_words, hints_for
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
 from .review import MomentView, SeatReviewView, review_views
-from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
+from .tables import (
+    get_game,
+    load_snapshot,
+    player_games,
+    public_lobbies,
+    state_json,
+    your_turn_games,
+)
 from .viewmodel import DieView, ViewModel, plain_dice
 
 __all__ = [
@@ -58,4 +65,5 @@ __all__ = [
     "snapshot_view",
     "state_json",
     "user_history",
+    "your_turn_games",
 ]

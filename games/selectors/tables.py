@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
 from django.db.models import Count, F, Q
 
 from ..committed import committed
@@ -46,6 +49,47 @@ def player_games(player: Player, limit: int = 10) -> list[Game]:
     )
 
 
+@dataclass(frozen=True)
+class YourTurn:
+    """A game where it is the viewer's turn, and the seconds left on its clock (or None)."""
+
+    game: Game
+    seconds_left: int | None
+
+    @property
+    def minutes_left(self) -> int:
+        return (self.seconds_left or 0) // 60
+
+    @property
+    def hours_left(self) -> int:
+        return (self.seconds_left or 0) // 3600
+
+
+def your_turn_games(player: Player, now: datetime, limit: int = 20) -> list[YourTurn]:
+    """Games in play where it is ``player``'s turn, the one whose clock runs out first first."""
+    if player.user_id is not None:
+        seat_filter = Q(seats__user_id=player.user_id)
+    elif player.guest:
+        seat_filter = Q(seats__guest=player.guest, seats__user__isnull=True)
+    else:
+        return []
+    games = Game.objects.filter(seat_filter, status=Game.Status.PLAYING).distinct()
+    mine = []
+    for game in games.prefetch_related("seats")[:200]:
+        seats = sorted(game.seats.all(), key=lambda s: s.position)
+        seat = seats[game.engine_state(seats).current_seat]
+        if player.owns(seat) and not seat.coach_plays:
+            mine.append(game)
+    far = datetime.max.replace(tzinfo=UTC)
+    mine.sort(key=lambda g: g.turn_deadline or far)
+    return [
+        YourTurn(
+            g, max(0, int((g.turn_deadline - now).total_seconds())) if g.turn_deadline else None
+        )
+        for g in mine[:limit]
+    ]
+
+
 def state_json(game: Game) -> dict[str, object]:
     """The public state of a game, for bots, benchmarks and API users."""
     seats = list(game.seats.order_by("position"))
@@ -62,6 +106,8 @@ def state_json(game: Game) -> dict[str, object]:
         "dice": list(state.dice) if state and state.dice else None,
         "kept": list(state.held) if state and state.dice else None,
         "rolls_left": state.rolls_left if state else None,
+        "pace": game.pace,
+        "turn_deadline": _utc(game.turn_deadline),
         "seats": [
             {
                 "position": seat.position,
@@ -76,8 +122,17 @@ def state_json(game: Game) -> dict[str, object]:
                 },
                 "total": card.total,
                 "place": seat.place,
+                "status": seat.status,
+                "left_round": seat.left_round,
             }
             for seat in seats
             for card in [Scorecard.from_dict(seat.scorecard, rules_)]
         ],
     }
+
+
+def _utc(moment: datetime | None) -> str | None:
+    """A moment as ISO 8601 in UTC ("2026-06-01T12:00:30Z"), or None."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

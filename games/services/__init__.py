@@ -13,7 +13,7 @@ engine decide, save, log the move, and announce the new version once it has comm
 """
 
 from ..models import Player
-from .accounts import guest_seats_claim
+from .accounts import account_email_change, guest_seats_claim
 from .clocks import (
     coach_stands_in,
     mail_marked,
@@ -47,6 +47,7 @@ __all__ = [
     "NotAllowed",
     "Player",
     "StaleAction",
+    "account_email_change",
     "clean_name",
     "coach_stands_in",
     "dice",
