@@ -63,7 +63,7 @@ test-browser: install
 # Needs PostgreSQL (127.0.0.1:5432, trust) and Redis (127.0.0.1:6379): down means FAIL, not skip.
 SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
 SCALE_REDIS ?= redis://127.0.0.1:6379
-SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py)
+SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py tests/test_clocks.py)
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \
