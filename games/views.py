@@ -154,7 +154,6 @@ def render_game(
     if request.htmx:
         # The same shared fragment the room's sockets get, plus this request's message.
         flash = render_to_string("games/room.html#flash", {"error": error})
-        flash += render_to_string("games/room.html#server_time", {"server_now": clock.now()})
         return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)
     context = {
         "g": selectors.snapshot_view(snapshot, viewer),

@@ -81,7 +81,7 @@ def test_the_page_shows_the_pace_and_the_deadline_and_the_servers_time(
 ):
     page = alice_client.get(f"/g/{blitz.code}/").content.decode()
 
-    assert "Blitz: 30 seconds a turn" in page
+    assert page.count("Blitz: 30 seconds a turn") == 1
     assert 'data-deadline="2026-06-01T12:00:30+00:00"' in page
     assert 'id="server-time" data-now="2026-06-01T12:00:00+00:00"' in page
     assert "Time left for your turn:" in page
@@ -251,6 +251,22 @@ def test_the_host_leaving_mid_game_passes_the_host_on_and_ranks_below_those_who_
     game = play_out(game, [None, ben], faces_for=lambda seat, turn: "11111", whole=True)
     assert game.status == "finished"
     assert seat_of(game, 1).place == 1 and seat_of(game, 0).place == 2
+
+
+def test_a_game_left_counts_as_left_and_never_as_a_win(
+    make_game, ann, ben, alice, frozen_clock, coach_advisor, play_out, client
+):
+    game = make_game(ann, ben, start=True, pace="untimed")
+    services.game_leave(code=game.code, player=ann, version=version_of(game))
+    # Bob scores nothing at all, yet Alice, who left, still ranks below him.
+    play_out(game, [None, ben], faces_for=lambda seat, turn: "12346", whole=True)
+
+    from games import selectors
+
+    history = selectors.user_history("alice")
+    assert history.games_played == 1 and history.wins == 0
+    assert history.entries[0].left_round == 1 and not history.entries[0].won
+    assert "left in round 1" in client.get("/u/alice/").content.decode()
 
 
 def test_a_guest_leaving_mid_game_is_shown_as_left_in_the_final_ranking(

@@ -43,7 +43,7 @@ def player_games(player: Player, limit: int = 10) -> list[Game]:
         return []
     return list(
         Game.objects.filter(seat_filter)
-        .exclude(status=Game.Status.FINISHED)
+        .exclude(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
         .order_by("-created_at")
         .distinct()[:limit]
     )

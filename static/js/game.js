@@ -182,8 +182,8 @@
 })();
 
 // The turn clock. The board carries the turn's deadline; the page carries the server's
-// time when it was sent (#server-time), so the countdown corrects for this device's clock
-// being off. Red in the last 10 seconds; a screen reader hears it at one minute, 30 and
+// time when it was sent (#server-time, rendered for each page load, never cached), so the
+// countdown corrects for this device's clock being off. Red in the last 10 seconds; a screen reader hears it at one minute, 30 and
 // 10 seconds left, and when the time is up. A page in a background tab shows "Your turn"
 // in its title and, if allowed, a browser notification when it becomes the player's turn.
 (function () {
@@ -258,7 +258,8 @@
     turnChanged();
     setInterval(tick, 250);
   });
-  document.addEventListener("htmx:afterSwap", function () { readServerTime(); turnChanged(); });
+  // The offset is measured once, from the page itself: a swap or a push carries only the
+  // deadline (a board is shared by many pages and rendered once, so it cannot carry "now").
+  document.addEventListener("htmx:afterSwap", turnChanged);
   document.addEventListener("htmx:wsAfterMessage", turnChanged);
-  document.addEventListener("htmx:oobAfterSwap", readServerTime);
 })();
