@@ -80,3 +80,30 @@ def test_the_coach_plays_for_a_player_who_closed_the_tab_and_the_other_finishes(
             (code, gone),
         ).fetchone()
     assert by_coach == 13
+
+
+BACKGROUND_TAB_WITH_NOTIFICATIONS_ALLOWED = """
+Object.defineProperty(document, "hidden", { get: () => true });
+window.__notes = [];
+window.Notification = function (title, options) { window.__notes.push([title, options.body]); };
+window.Notification.permission = "granted";
+"""
+
+
+def test_a_background_tab_is_told_when_it_becomes_their_turn(person, server):
+    ann, bea = person(), person()
+    bea.context.add_init_script(BACKGROUND_TAB_WITH_NOTIFICATIONS_ALLOWED)
+    link = open_blitz_table(ann, "Ann")
+    take_seat(bea, link, guest_name="Bea")
+    start_game(ann, players=2)
+    expect(bea.locator("#board .turn")).to_be_visible()
+    if your_turn(bea):  # Bea starts: let her play, so that the turn comes back to her
+        play_turn(bea, keyboard=False, rolls=1)
+    bea.wait_for_function("() => document.querySelector('#board[data-your-turn=\"0\"]')")
+    assert bea.evaluate("() => window.__notes") == []
+
+    play_turn(ann, keyboard=False, rolls=1)
+
+    expect(bea).to_have_title(re.compile(r"^▶ Your turn"))
+    bea.wait_for_function("() => window.__notes.length === 1")
+    assert bea.evaluate("() => window.__notes") == [["Yahtzee", "It is your turn."]]
