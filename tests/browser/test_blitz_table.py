@@ -97,10 +97,12 @@ def test_a_background_tab_is_told_when_it_becomes_their_turn(person, server):
     take_seat(bea, link, guest_name="Bea")
     start_game(ann, players=2)
     expect(bea.locator("#board .turn")).to_be_visible()
-    if your_turn(bea):  # Bea starts: let her play, so that the turn comes back to her
+    if your_turn(bea):  # Bea starts (and was told so): let her play, the turn comes back
+        bea.wait_for_function("() => window.__notes.length === 1")
         play_turn(bea, keyboard=False, rolls=1)
+        bea.evaluate("() => { window.__notes = []; }")
     bea.wait_for_function("() => document.querySelector('#board[data-your-turn=\"0\"]')")
-    assert bea.evaluate("() => window.__notes") == []
+    assert bea.evaluate("() => window.__notes") == []  # no word while it is not her turn
 
     play_turn(ann, keyboard=False, rolls=1)
 
