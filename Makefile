@@ -76,7 +76,7 @@ test-browser: install
 SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
 SCALE_REDIS ?= redis://127.0.0.1:6379
 SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py \
-	tests/test_abuse.py tests/test_sockets.py tests/test_hardening.py)
+	tests/test_abuse.py tests/test_sockets.py tests/test_hardening.py tests/test_clocks.py)
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \

@@ -6,8 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import autoplay, broadcast, rendering, services
+        from . import broadcast, jobs, rendering, services
 
         services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)
-        services.on_game_changed(autoplay.on_change)
+        services.on_game_changed(jobs.on_change)

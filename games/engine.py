@@ -131,13 +131,21 @@ class GameState:
             return ()
         return tuple(sorted(d for d, keep in zip(self.dice, self.held, strict=True) if keep))
 
-    def ranking(self) -> tuple[Standing, ...]:
-        """Seats by total, best first; equal totals share a place (1, 1, 3)."""
-        by_total = sorted(range(self.seat_count), key=lambda s: (-self.cards[s].total, s))
+    def ranking(self, behind: frozenset[int] = frozenset()) -> tuple[Standing, ...]:
+        """Seats by total, best first; equal totals share a place (1, 1, 3). The seats in
+        ``behind`` (players who left) come after everyone else, whatever their totals."""
+        by_total = sorted(
+            range(self.seat_count), key=lambda s: (s in behind, -self.cards[s].total, s)
+        )
         standings: list[Standing] = []
         for position, seat in enumerate(by_total, start=1):
             total = self.cards[seat].total
-            place = standings[-1].place if standings and standings[-1].total == total else position
+            same = (
+                standings
+                and standings[-1].total == total
+                and (standings[-1].seat in behind) == (seat in behind)
+            )
+            place = standings[-1].place if same else position
             standings.append(Standing(place=place, seat=seat, total=total))
         return tuple(standings)
 

@@ -3,7 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy
 
 from .engine import MAX_SEATS
-from .models import BotLevel
+from .models import BotLevel, Pace
 from .rules import Category
 
 
@@ -27,6 +27,21 @@ class GameCreateForm(forms.Form):
         ],
         initial="auto",
         required=False,
+    )
+
+    pace = forms.ChoiceField(
+        label=gettext_lazy("Pace"),
+        choices=[
+            (
+                "",
+                gettext_lazy("Automatic: live for two or more players, untimed when playing alone"),
+            ),
+            *list(Pace.choices),
+        ],
+        required=False,
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose blitz, live, relaxed, daily or untimed.")
+        },
     )
 
     def hints_setting(self) -> bool | None:
@@ -112,5 +127,22 @@ class RemoveBotForm(VersionForm):
 
 
 class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address (optional)"),
+        required=False,
+        help_text=gettext_lazy("Only to tell you when it is your turn in a daily game."),
+    )
+
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
-        fields = ("username",)
+        fields = ("username", "email")
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address"),
+        required=False,
+        help_text=gettext_lazy("Leave it empty to get no e-mails."),
+        error_messages={
+            "invalid": gettext_lazy("Enter an e-mail address such as ann@example.com.")
+        },
+    )

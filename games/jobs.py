@@ -1,63 +1,119 @@
-"""This process's own timing: its heartbeat, and automatic work that nobody is doing.
+"""Durable timing: this process's heartbeat, and the automatic work found in the database.
 
-One task per event loop, started by the first page that connects (:func:`ensure_running`).
-Every ``PRESENCE_HEARTBEAT_SECONDS`` it marks this process alive, so that its open pages
-count as present, and it :func:`sweep`\\ s: a computer player on turn or a finished game
-awaiting its review that no process is working on (a restart, or a process that died,
-left it pending) is handed to :mod:`games.autoplay`. Every automatic action names the
-version it was chosen at, so two processes that find the same work act on it once: the
-second is refused as stale and changes nothing.
+Whatever the machine has to do in a game (a computer player's or the coach's move at a
+human pace, a turn whose clock ran out, a daily game's e-mail, the review of a finished
+game) is stored as ``Game.due_at`` by the services that change the game. Every process
+runs one background thread (:func:`ensure_running`) that, every ``JOBS_TICK_SECONDS``,
+:func:`sweep`\\ s: it **claims** the due games in one short transaction (rows locked with
+``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two processes take different
+games; SQLite's immediate write lock serialises the claim) by moving their ``due_at`` a
+lease (``LEASE``) ahead, then acts on each through :func:`games.autoplay.act`. Every
+action names the version the game was claimed at, so two processes, a restart or a late
+look act once: a duplicate is refused as stale and changes nothing. A process killed
+with -9 mid-work leaves its claimed games due again when the lease ends; one killed
+before the deadline leaves them due as they were: the next process to look acts.
+
+Every ``PRESENCE_HEARTBEAT_SECONDS`` the same thread also marks this process alive, so
+that its open pages count as present.
+
+With ``BOT_DELAY_SECONDS=0`` (the tests) there is no waiting: work that is due at once is
+done on the thread that committed the change (:func:`on_change`), one piece after the
+other rather than nested, so a whole game of computer players does not grow the stack.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
+import threading
+import time
 import uuid
+from collections import deque
+from datetime import datetime, timedelta
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections, connection, transaction
 
 from . import autoplay, services
+from .clock import clock
 from .models import Game
-from .presence_pushes import pushes
+from .presence_pushes import push_presence, pushes
+from .services import GameError
 from .snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
 
 SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+# How long a claimed game stays with the process that claimed it before it is due again.
+LEASE = timedelta(seconds=60)
+CLAIMED_PER_SWEEP = 50
 
 
-def pending_work() -> list[Snapshot]:
-    """Games where the machine has to act: a computer player on turn, or a finished game
-    with people at it and no review yet."""
-    playing = Game.objects.filter(status=Game.Status.PLAYING, seats__bot__gt="").distinct()
-    unreviewed = Game.objects.filter(
-        status=Game.Status.FINISHED, review__isnull=True, seats__bot=""
-    ).distinct()
-    found = []
-    for game in [*playing, *unreviewed]:
-        snapshot = Snapshot.of(game)
-        state = snapshot.state
-        on_turn = state.current_seat if state is not None else None
-        if game.status == Game.Status.FINISHED or (
-            on_turn is not None and snapshot.seats[on_turn].bot
-        ):
-            found.append(snapshot)
-    return found
+def claim(now: datetime, code: str | None = None, limit: int = CLAIMED_PER_SWEEP):
+    """The due games (``code``: only that one) as (code, version), each now leased to
+    this process: no other process finds it due until the lease runs out."""
+    with transaction.atomic():
+        due = Game.objects.filter(due_at__lte=now).order_by("due_at")
+        if code is not None:
+            due = due.filter(code=code)
+        if connection.features.has_select_for_update_skip_locked:
+            due = due.select_for_update(skip_locked=True)
+        rows = list(due.values_list("pk", "code", "version")[:limit])
+        if rows:
+            Game.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(due_at=now + LEASE)
+    return [(found, version) for _, found, version in rows]
 
 
-def sweep() -> int:
-    """Hand every piece of pending automatic work to the computer players; how many."""
-    work = pending_work()
-    for snapshot in work:
-        autoplay.on_change(snapshot)
+def run(code: str, version: int) -> None:
+    """Do the work due in one claimed game, then plan its next due moment."""
+    try:
+        retry = autoplay.act(code, version)
+    except GameError as error:  # someone else moved first: their change planned the next
+        logger.info("Automatic work on %s at v%s skipped: %s", code, version, error)
+        retry = None
+    except Exception:  # left leased: tried again when the lease runs out
+        logger.exception("Automatic work on %s at v%s failed", code, version)
+        return
+    services.reschedule(code=code, version=version, after=retry)
+
+
+def sweep(now: datetime | None = None) -> int:
+    """Claim every game due by ``now`` and act on it; how many were found."""
+    work = claim(now or clock.now())
+    for code, version in work:
+        run(code, version)
     return len(work)
 
 
+_local = threading.local()
+
+
+def on_change(snapshot: Snapshot) -> None:
+    """Listener for services: a change may make work due; look now or soon."""
+    autoplay.warm_up(snapshot)
+    if settings.BOT_DELAY_SECONDS > 0:
+        _wake.set()  # the background thread looks at once instead of at its next tick
+        return
+    due = snapshot.game.due_at  # as the committing process planned it
+    if due is None or due > clock.now():
+        return
+    queue: deque[str] | None = getattr(_local, "queue", None)
+    if queue is not None:
+        queue.append(snapshot.game.code)
+        return
+    _local.queue = queue = deque([snapshot.game.code])
+    try:
+        while queue:
+            for code, version in claim(clock.now(), code=queue.popleft()):
+                run(code, version)
+    finally:
+        _local.queue = None
+
+
 def beat() -> list[str]:
-    """One tick of this process: alive, and nothing automatic left waiting. Returns the
+    """One heartbeat of this process: alive, and nothing due left waiting. Returns the
     codes of the games whose presence changed because a dead process's pages were dropped."""
     changed = services.server_heartbeat(SERVER_ID)
     sweep()
@@ -70,23 +126,42 @@ async def tick() -> None:
         pushes.request(code)
 
 
-_tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+_wake = threading.Event()
+_started = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def _run_forever(heartbeat: float, tick: float) -> None:
+    last_beat = float("-inf")
+    while True:
+        try:
+            if time.monotonic() - last_beat >= heartbeat:
+                for code in services.server_heartbeat(SERVER_ID):
+                    # A dead process's pages were dropped: show that room who is there.
+                    async_to_sync(push_presence)(code)
+                last_beat = time.monotonic()
+            while sweep() >= CLAIMED_PER_SWEEP:
+                pass
+        except Exception:  # a passing database hiccup must not stop the heartbeat
+            logger.exception("the process's periodic task failed")
+            close_old_connections()
+        _wake.wait(tick)
+        _wake.clear()
 
 
 def ensure_running() -> None:
-    """Start this event loop's periodic task, once (``PRESENCE_HEARTBEAT_SECONDS=0``: never,
-    as in tests, which call :func:`beat` themselves)."""
-    interval = settings.PRESENCE_HEARTBEAT_SECONDS
-    loop = asyncio.get_running_loop()
-    if not interval or loop in _tasks:
+    """Start this process's background thread, once (``PRESENCE_HEARTBEAT_SECONDS=0``:
+    never, as in tests, which call :func:`sweep` and :func:`beat` themselves)."""
+    global _thread
+    heartbeat = settings.PRESENCE_HEARTBEAT_SECONDS
+    if not heartbeat or _thread is not None:
         return
-
-    async def run() -> None:
-        while True:
-            try:
-                await tick()
-            except Exception:  # a passing database hiccup must not stop the heartbeat
-                logger.exception("the process's periodic task failed")
-            await asyncio.sleep(interval)
-
-    _tasks[loop] = loop.create_task(run())
+    with _started:
+        if _thread is None:
+            _thread = threading.Thread(
+                target=_run_forever,
+                args=(heartbeat, settings.JOBS_TICK_SECONDS),
+                name="games.jobs",
+                daemon=True,
+            )
+            _thread.start()

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from . import dice
 from .engine import NO_HOLDS, TABLE_KEYS, GameState
@@ -50,11 +51,43 @@ def new_game_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class Pace(models.TextChoices):
+    """How long each turn may take, chosen when the table is opened."""
+
+    BLITZ = "blitz", _("Blitz: 30 seconds a turn")
+    LIVE = "live", _("Live: 90 seconds a turn")
+    RELAXED = "relaxed", _("Relaxed: 5 minutes a turn")
+    DAILY = "daily", _("Daily: 24 hours a turn")
+    UNTIMED = "untimed", _("Untimed: no clock")
+
+    @property
+    def turn_time(self) -> timedelta | None:
+        """The clock of one turn (None: no clock)."""
+        seconds = {"blitz": 30, "live": 90, "relaxed": 300, "daily": 86400}.get(self.value)
+        return timedelta(seconds=seconds) if seconds else None
+
+    @property
+    def short_label(self) -> str:
+        return {
+            "blitz": _("Blitz"),
+            "live": _("Live"),
+            "relaxed": _("Relaxed"),
+            "daily": _("Daily"),
+            "untimed": _("Untimed"),
+        }[self.value]
+
+    @classmethod
+    def default_for(cls, seat_count: int) -> Pace:
+        """Live for two or more people, untimed for a solo table."""
+        return cls.LIVE if seat_count > 1 else cls.UNTIMED
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "In play"
         FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
 
     code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
@@ -64,6 +97,18 @@ class Game(models.Model):
     # None: decided at the start (on when at most one person plays, the rest being bots).
     coach_hints = models.BooleanField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    pace = models.CharField(max_length=10, choices=Pace, default=Pace.UNTIMED)
+    # When the turn in progress began, and when its clock runs out (None: no clock, or
+    # not a person's turn). Set by the services with every change of turn.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    # When the machine next has something to do here (a computer player's or the coach's
+    # move, an expired clock, the review, an e-mail), found by every process's sweep
+    # (games/jobs.py). Scheduling, not game state: written without a version bump.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The turn (turn_number) whose "your turn" e-mail, and whose last-hour reminder, went.
+    mailed_turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    reminded_turn = models.PositiveSmallIntegerField(null=True, blank=True)
 
     host_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -186,6 +231,11 @@ class BotLevel(models.TextChoices):
 class Seat(models.Model):
     """A place at a game's table, taken by an account holder, a guest or a computer player."""
 
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        AWAY = "away", _("Away: the coach plays for them")
+        LEFT = "left", _("Left the game")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
@@ -207,6 +257,11 @@ class Seat(models.Model):
     client_seed = models.CharField(max_length=64, blank=True)
     # The account's conservative rating right after this game (rated games only).
     rating_after = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status, default=Status.PLAYING)
+    left_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When this person's last open page of the game closed. Presence bookkeeping, written
+    # by a queryset update only and never carried by a snapshot (no version bump).
+    last_seen = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -227,6 +282,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def coach_plays(self) -> bool:
+        """The coach plays this person's turns (away, or left the game)."""
+        return not self.bot and self.status != Seat.Status.PLAYING
 
 
 class Rating(models.Model):
@@ -264,6 +324,7 @@ class Move(models.Model):
     held = models.CharField(max_length=5, blank=True)
     category = models.CharField(max_length=20, blank=True)
     points = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_coach = models.BooleanField(default=False)  # the coach played it on the seat's behalf
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -27,8 +27,11 @@ def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
         assert snapshot.state is not None
-        on_turn = seat is not None and seat == snapshot.state.current_seat
-        return f"playing:{'on-turn' if on_turn else 'watching'}"
+        if seat is None:
+            return "playing:watching"
+        # A seated player's board offers leaving, "I'm back" and handing a turn to the coach.
+        role = "on-turn" if seat == snapshot.state.current_seat else "seated"
+        return f"playing:{role}:{snapshot.seats[seat].status}"
     if game.status == Game.Status.FINISHED:
         return f"finished:{'seated' if seat is not None else 'watching'}"
     # In the lobby a guest's board offers their own name to sit down with.

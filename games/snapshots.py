@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
 from django.db.models import Q
@@ -41,7 +42,15 @@ GAME_WIRE_FIELDS = (
     "series_length",
     "series_game",
     "series_first_id",
+    "pace",
+    "turn_started_at",
+    "turn_deadline",
+    "finished_at",
+    "mailed_turn",
+    "reminded_turn",
 )
+# Moments travel as ISO 8601 text.
+TIME_WIRE_FIELDS = ("turn_started_at", "turn_deadline", "finished_at")
 SEAT_WIRE_FIELDS = (
     "id",
     "position",
@@ -55,6 +64,8 @@ SEAT_WIRE_FIELDS = (
     "place",
     "mean_loss",
     "client_seed",
+    "status",
+    "left_round",
 )
 # The board's line of what just happened: the last box scored and the rolls since.
 RECENT_MOVE_FIELDS = (
@@ -140,7 +151,7 @@ class Snapshot:
         without walking it, once per socket in the room."""
         return json.dumps(
             {
-                "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
+                "game": {name: _wire_value(self.game, name) for name in GAME_WIRE_FIELDS},
                 "seats": [
                     {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
                 ],
@@ -153,6 +164,9 @@ class Snapshot:
     @classmethod
     def from_wire(cls, wire: str) -> Snapshot:
         data = json.loads(wire)
+        for name in TIME_WIRE_FIELDS:
+            moment = data["game"][name]
+            data["game"][name] = datetime.fromisoformat(moment) if moment else None
         game = Game(**data["game"])
         return cls(
             game=game,
@@ -160,3 +174,8 @@ class Snapshot:
             rematch_code=data["rematch_code"],
             recent_moves=tuple(tuple(move) for move in data.get("recent_moves", ())),
         )
+
+
+def _wire_value(game: Game, name: str) -> object:
+    value = getattr(game, name)
+    return value.isoformat() if name in TIME_WIRE_FIELDS and value is not None else value

@@ -16,6 +16,8 @@ urlpatterns = [
     path("g/<str:code>/join/", views.game_join, name="game_join"),
     path("g/<str:code>/seed/", views.seat_set_client_seed, name="seat_set_client_seed"),
     path("g/<str:code>/leave/", views.game_leave, name="game_leave"),
+    path("g/<str:code>/takeover/", views.turn_takeover, name="turn_takeover"),
+    path("g/<str:code>/back/", views.seat_return, name="seat_return"),
     path("g/<str:code>/bots/add/", views.game_add_bot, name="game_add_bot"),
     path("g/<str:code>/bots/remove/", views.game_remove_bot, name="game_remove_bot"),
     path("g/<str:code>/start/", views.game_start, name="game_start"),
@@ -26,6 +28,7 @@ urlpatterns = [
     path("u/<str:username>/", views.history, name="history"),
     path("leaderboard/", pages.leaderboard, name="leaderboard"),
     path("accounts/signup/", limit_failed_signups(views.signup), name="signup"),
+    path("accounts/", views.account, name="account"),
     path("accounts/login/", limit_failed_logins(views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -16,16 +16,20 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from . import rendering, selectors, services
+from .clock import clock
 from .forms import (
     AddBotForm,
+    EmailForm,
     GameCreateForm,
     JoinForm,
     KeepForm,
@@ -95,6 +99,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "form": GameCreateForm(initial={"name": player.name}),
             "lobbies": selectors.public_lobbies(),
             "my_games": selectors.player_games(player),
+            "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
         },
     )
@@ -114,6 +119,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 coach_hints=form.hints_setting(),
                 client_seed=form.cleaned_data["client_seed"],
                 series=form.cleaned_data["series"],
+                pace=form.cleaned_data.get("pace") or None,
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -130,6 +136,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             "form": form,
             "lobbies": selectors.public_lobbies(),
             "my_games": selectors.player_games(player),
+            "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
         },
         status=status,
@@ -162,6 +169,7 @@ def render_game(
         "g": selectors.snapshot_view(snapshot, viewer),
         "error": error,
         "presence": selectors.presence_view(snapshot.game.code),
+        "server_now": clock.now(),
     }
     return render(request, "games/room.html", context, status=status)
 
@@ -233,7 +241,7 @@ def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def seat_set_client_seed(request: HttpRequest, code: str) -> HttpResponse:
+def seat_set_client_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request,
         code,
@@ -268,6 +276,16 @@ def game_remove_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_POST
 def game_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_leave)
+
+
+@require_POST
+def turn_takeover(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, VersionForm, services.turn_takeover)
+
+
+@require_POST
+def seat_return(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, VersionForm, services.seat_return)
 
 
 @require_POST
@@ -345,3 +363,21 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             return redirect("home")
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": SignupForm()})
+
+
+@require_http_methods(["GET", "POST"])
+def account(request: HtmxHttpRequest) -> HttpResponse:
+    """The account page: the e-mail address daily games' turns are sent to."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    status = 200
+    if request.method == "POST":
+        form = EmailForm(request.POST)
+        if form.is_valid():
+            services.account_email_change(user_id=request.user.pk, email=form.cleaned_data["email"])
+            messages.success(request, _("Your e-mail address is saved."))
+            return redirect("account")
+        status = 400
+    else:
+        form = EmailForm(initial={"email": request.user.email})
+    return render(request, "registration/account.html", {"form": form}, status=status)

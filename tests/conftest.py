@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -121,6 +122,30 @@ def instant_computer_players(settings: Any) -> None:
 def no_presence_heartbeat(settings: Any) -> None:
     """No background heartbeat task per test event loop; presence tests turn it on."""
     settings.PRESENCE_HEARTBEAT_SECONDS = 0
+
+
+class FrozenClock:
+    """A clock that stands still until the test moves it: ``frozen_clock.advance(seconds=31)``."""
+
+    def __init__(self, start: datetime) -> None:
+        self.moment = start
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> datetime:
+        self.moment += timedelta(**delta)
+        return self.moment
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
+    """Every time-based piece of the site reads this clock (games/clock.py) for the test."""
+    from games.clock import clock
+
+    frozen = FrozenClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
+    monkeypatch.setattr(clock, "now", frozen.now)
+    return frozen
 
 
 @pytest.fixture(autouse=True)
@@ -275,6 +300,7 @@ def make_game(db: None) -> Callable[..., Game]:
         public: bool = False,
         start: bool = False,
         starter: int = 0,
+        pace: str | None = None,
     ) -> Game:
         people = [p if isinstance(p, Player) else client_player(p) for p in players]
         host, *others = people
@@ -283,6 +309,7 @@ def make_game(db: None) -> Callable[..., Game]:
             seat_count=seats or len(people),
             rules=Rules(upper_first=upper_first),
             is_public=public,
+            pace=pace,
         )
         for other in others:
             services.game_join(code=game.code, player=other, version=version_of(game))

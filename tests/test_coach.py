@@ -4,6 +4,7 @@ review of every finished game."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -177,12 +178,8 @@ def test_a_computer_turn_left_pending_by_a_restart_is_resumed(
     assert Move.objects.filter(game=game, seat=1, kind=Move.Kind.SCORE).count() == 1
 
 
-def test_a_computer_player_waits_while_the_coach_warms_up(alice, dice, monkeypatch):
-    scheduled = []
+def test_a_computer_player_waits_while_the_coach_warms_up(alice, dice, monkeypatch, frozen_clock):
     monkeypatch.setattr(autoplay, "advisor_if_ready", lambda *args: None)
-    monkeypatch.setattr(
-        autoplay, "schedule", lambda code, version, job, delay: scheduled.append(delay)
-    )
     host = player_of(alice)
     game = services.game_create(player=host, seat_count=2)
     add_bot(game, host, BotLevel.COACH)
@@ -191,10 +188,12 @@ def test_a_computer_player_waits_while_the_coach_warms_up(alice, dice, monkeypat
     )
     before = version_of(game)
 
-    autoplay.bot_acts(game.code, before)
+    assert jobs.sweep() == 1
 
     assert version_of(game) == before  # nothing played without the table
-    assert scheduled == [autoplay.WARMUP_RETRY_SECONDS]
+    game.refresh_from_db()
+    assert game.due_at == frozen_clock.now() + timedelta(seconds=autoplay.WARMUP_RETRY_SECONDS)
+    assert jobs.sweep() == 0  # not due again until then
 
 
 # -- hints -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games import engine, services
 from games.committed import CommittedGames
 from games.models import BotLevel, Game, Seat
 from games.rules import Category
@@ -70,7 +70,16 @@ def writes_to_a_game() -> set[str]:
 
 
 @pytest.mark.django_db
-def test_every_write_to_a_seat_bumps_its_games_version(alice, make_user):
+def test_every_write_to_a_seat_bumps_its_games_version(alice, bob, make_user, frozen_clock):
+    a_whole_game(alice, make_user)
+    clocks_away_seats_and_leaving(alice, bob, frozen_clock)
+
+    missing = writes_to_a_game() - called
+    assert not missing, f"add these services to the scenarios here: {sorted(missing)}"
+
+
+def a_whole_game(alice, make_user) -> None:
+    """The lobby, every kind of move to the end, the review, the rematch, a guest's sign-up."""
     ann, gus = player_of(alice), guest_player("Gus")
     game = call("game_create", player=ann, seat_count=3)
     code = game.code
@@ -113,8 +122,32 @@ def test_every_write_to_a_seat_bumps_its_games_version(alice, make_user):
     with recorded("presence_close"):
         services.presence_close(channel_name="nobody")
 
-    missing = writes_to_a_game() - called
-    assert not missing, f"add these services to this scenario: {sorted(missing)}"
+
+def clocks_away_seats_and_leaving(alice, bob, frozen_clock) -> None:
+    """Clocks, away seats, the coach standing in, leaving and takeovers, on two tables."""
+    ann, ben, gus = player_of(alice), player_of(bob), guest_player("Gus")
+    game = call("game_create", player=ann, seat_count=3, pace="blitz")
+    code = game.code
+    for person in (ben, gus):
+        call("game_join", code=code, player=person, version=version_of(game))
+    call("game_start", code=code, player=ann, version=version_of(game), rng=rolloff_won_by(0, 3))
+    frozen_clock.advance(seconds=31)  # Ann's clock runs out
+    call("turn_expire", code=code, version=version_of(game))
+    call("coach_stands_in", code=code, version=version_of(game))
+    roll = engine.Roll(0)
+    call("turn_coach", code=code, version=version_of(game), action=roll, rng=ScriptedDice("12345"))
+    call("seat_return", code=code, player=ann, version=version_of(game))
+    game.refresh_from_db()
+    call("mail_marked", code=code, version=game.version, field="mailed_turn", turn=0)
+    call("reschedule", code=code, version=version_of(game))
+    call("game_leave", code=code, player=gus, version=version_of(game))
+
+    untimed = call("game_create", player=ben, seat_count=2, pace="untimed")
+    call("game_join", code=untimed.code, player=ann, version=version_of(untimed))
+    rolloff = rolloff_won_by(0, 2)
+    call("game_start", code=untimed.code, player=ben, version=version_of(untimed), rng=rolloff)
+    frozen_clock.advance(minutes=3)  # Ben has had no page open for three minutes
+    call("turn_takeover", code=untimed.code, player=ann, version=version_of(untimed))
 
 
 @pytest.mark.django_db

@@ -469,6 +469,21 @@ def test_ranking_lists_tied_seats_in_seat_order():
 
 
 @pytest.mark.parametrize(
+    ("totals", "left", "places"),
+    [
+        ((150, 90, 80), {0}, (3, 1, 2)),
+        ((150, 150, 80), {1}, (1, 3, 2)),
+        ((90, 90, 50), {0, 1}, (2, 2, 1)),  # those who left share a place among themselves
+        ((50, 50), {1}, (1, 2)),  # an equal total is no shared place with one who left
+    ],
+)
+def test_seats_that_left_rank_below_everyone_who_stayed(totals, left, places):
+    state = with_cards(new_game(len(totals)), *(card_totalling(t) for t in totals))
+    ranking = state.ranking(behind=frozenset(left))
+    assert {s.seat: s.place for s in ranking} == dict(enumerate(places))
+
+
+@pytest.mark.parametrize(
     ("totals", "winners"),
     [((50, 90, 70), (1,)), ((90, 90, 70), (0, 1)), ((60, 60, 60), (0, 1, 2))],
 )

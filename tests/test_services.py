@@ -269,11 +269,11 @@ def test_the_host_keeps_their_seat(make_game, ann, ben):
     assert snapshot(game) == before
 
 
-def test_seats_cannot_be_left_once_the_game_has_started(make_game, ann, ben):
-    game = make_game(ann, ben, start=True)
+def test_a_finished_game_cannot_be_left(make_game, ann, ben, play_out):
+    game = play_out(make_game(ann, ben, start=True), [ann, ben])
     before = snapshot(game)
 
-    with pytest.raises(GameError, match="seats can no longer be left"):
+    with pytest.raises(GameError, match="This game is over"):
         services.game_leave(code=game.code, player=ben, version=version_of(game))
     assert snapshot(game) == before
 

@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets under ws/ through Channels."""
 
 import os
+from typing import Any
 
 import django
 
@@ -11,12 +12,26 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yahtzee_site import garbage_collection  # noqa: E402
 from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 
+
+class StartingJobs:
+    """Starts this process's look for due work (turn clocks, computer players, reviews)
+    with its first request, then passes every request on."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        jobs.ensure_running()
+        await self.app(scope, receive, send)
+
+
 django_asgi_app = SynchronousRequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+application = ProtocolTypeRouter({"http": StartingJobs(django_asgi_app), "websocket": websockets})
 
 garbage_collection.tune()

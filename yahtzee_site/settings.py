@@ -273,3 +273,21 @@ PRESENCE_PUSH_SECONDS = float(os.environ.get("PRESENCE_PUSH_SECONDS", "1.0"))
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))
 # Seconds a computer player takes over each action (0 plays instantly, as in tests).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.0"))
+# How often each process looks in the database for due automatic work (games/jobs.py).
+JOBS_TICK_SECONDS = float(os.environ.get("JOBS_TICK_SECONDS", "0.5"))
+
+# E-mail (daily games' "your turn" messages): printed to the console unless an SMTP host
+# is given. See the README's configuration table.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yahtzee <yahtzee@localhost>")

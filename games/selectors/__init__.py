@@ -39,7 +39,14 @@ from .ratings import (
 from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
 from .series import SeriesLine, SeriesView, player_series, series_view
-from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
+from .tables import (
+    get_game,
+    load_snapshot,
+    player_games,
+    public_lobbies,
+    state_json,
+    your_turn_games,
+)
 from .viewmodel import DieView, ViewModel, plain_dice
 
 __all__ = [
@@ -94,4 +101,5 @@ __all__ = [
     "user_history",
     "user_rating",
     "verify_view",
+    "your_turn_games",
 ]

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from functools import cached_property
 from types import MappingProxyType
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from .. import caches, rules
 from ..engine import ROUNDS, GameState
-from ..models import BotLevel, Game, Player
+from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
 from .coach import BoxHint, Hints, hints_for
@@ -55,6 +57,12 @@ class SeatView(ViewModel):
     boxes: Mapping[Category, BoxView] = field(default_factory=dict)
     connected: bool = False
     client_seed: str = ""  # public: this seat's part of the dice stream's key
+    status: str = Seat.Status.PLAYING
+    left_round: int | None = None
+
+    @property
+    def has_left(self) -> bool:
+        return self.status == Seat.Status.LEFT
 
     @property
     def upper_subtotal(self) -> int:
@@ -130,6 +138,8 @@ class GameView(ViewModel):
     viewer_has_account: bool = False
     guest_name: str = ""  # a guest viewer's display name, to sit down with
     moves: MoveLog = NO_MOVES
+    pace: str = Pace.UNTIMED
+    turn_deadline: datetime | None = None  # when the clock of the turn in progress runs out
 
     rounds = ROUNDS
     bot_levels = tuple(BotLevel)
@@ -198,6 +208,31 @@ class GameView(ViewModel):
     def any_held(self) -> bool:
         return any(die.held for die in self.dice)
 
+    @property
+    def pace_label(self) -> str:
+        return Pace(self.pace).label
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == Game.Status.PLAYING
+
+    @property
+    def can_leave(self) -> bool:
+        return self.in_play and self.you is not None and not self.you.has_left
+
+    @property
+    def can_take_over(self) -> bool:
+        """A seated player may hand a silent player's turn to the coach (untimed tables)."""
+        on_turn = self.current
+        untimed = self.can_leave and self.pace == Pace.UNTIMED
+        present = on_turn is not None and on_turn.status == Seat.Status.PLAYING
+        return untimed and present and not (on_turn.is_you or on_turn.bot)
+
+    @property
+    def absent_seats(self) -> list[SeatView]:
+        """The people the coach plays for: away, or left."""
+        return [s for s in self.seats if s.status != Seat.Status.PLAYING]
+
 
 ACTIONS = (
     "game_join",
@@ -213,6 +248,8 @@ ACTIONS = (
     "game_verify",
     "game_replay",
     "game_series",
+    "turn_takeover",
+    "seat_return",
 )
 
 
@@ -276,6 +313,8 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 total=card.total,
                 place=seat.place,
                 client_seed=seat.client_seed,
+                status=seat.status,
+                left_round=seat.left_round,
             )
         )
     dice_views: list[DieView] = []
@@ -319,7 +358,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
             starter_name=names[state.starter],
         )
     ranking: list[SeatView] = []
-    if game.status == Game.Status.FINISHED:
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
         ranking = sorted(views, key=lambda v: (v.place or 99, v.position))
     return GameView(
         game=game,
@@ -343,6 +382,8 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         announcement=_announcement(game, state, views, current),
         viewer_has_account=viewer.user_id is not None,
         guest_name=viewer.name if viewer.user_id is None else "",
+        pace=game.pace,
+        turn_deadline=game.turn_deadline,
         hints=hints,
         moves=move_log(
             snapshot.recent_moves,
@@ -363,6 +404,8 @@ def _announcement(
     """The sentence a screen reader hears after each change."""
     if game.status == Game.Status.LOBBY:
         return f"Waiting for players: {len(views)} of {game.seat_count} seated."
+    if game.status == Game.Status.ABANDONED:
+        return str(_("The game was abandoned: nobody was left to play it."))
     if game.status == Game.Status.FINISHED:
         winners = [v.name for v in views if v.place == 1]
         return f"Game over. Winner: {' and '.join(winners)}."

@@ -22,6 +22,7 @@ class HistoryEntry(ViewModel):
     players: int
     won: bool
     mean_loss: float | None = None  # the coach's expected points lost per decision
+    left_round: int | None = None  # the round this player left the game in, if they did
 
 
 @dataclass
@@ -49,7 +50,8 @@ def user_history(username: str) -> History | None:
     seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
     stats = seats.aggregate(
         played=Count("id"),
-        wins=Count("id", filter=Q(place=1, game__seat_count__gt=1)),  # a solo game is no win
+        # A solo game is no win, nor a game the player left.
+        wins=Count("id", filter=Q(place=1, game__seat_count__gt=1, left_round__isnull=True)),
         average=Avg("total"),
         best=Max("total"),
     )
@@ -65,8 +67,9 @@ def user_history(username: str) -> History | None:
                 seat.total,
                 seat.place,
                 seat.players,
-                seat.place == 1 and seat.players > 1,
+                seat.place == 1 and seat.players > 1 and seat.left_round is None,
                 seat.mean_loss,
+                seat.left_round,
             )
         )
     played = stats["played"]

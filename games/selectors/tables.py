@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
 from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
@@ -53,10 +56,51 @@ def player_games(player: Player, limit: int = 10) -> list[Game]:
         return []
     return list(
         Game.objects.filter(seat_filter)
-        .exclude(status=Game.Status.FINISHED)
+        .exclude(status__in=[Game.Status.FINISHED, Game.Status.ABANDONED])
         .order_by("-created_at")
         .distinct()[:limit]
     )
+
+
+@dataclass(frozen=True)
+class YourTurn:
+    """A game where it is the viewer's turn, and the seconds left on its clock (or None)."""
+
+    game: Game
+    seconds_left: int | None
+
+    @property
+    def minutes_left(self) -> int:
+        return (self.seconds_left or 0) // 60
+
+    @property
+    def hours_left(self) -> int:
+        return (self.seconds_left or 0) // 3600
+
+
+def your_turn_games(player: Player, now: datetime, limit: int = 20) -> list[YourTurn]:
+    """Games in play where it is ``player``'s turn, the one whose clock runs out first first."""
+    if player.user_id is not None:
+        seat_filter = Q(seats__user_id=player.user_id)
+    elif player.guest:
+        seat_filter = Q(seats__guest=player.guest, seats__user__isnull=True)
+    else:
+        return []
+    games = Game.objects.filter(seat_filter, status=Game.Status.PLAYING).distinct()
+    mine = []
+    for game in games.prefetch_related("seats")[:200]:
+        seats = sorted(game.seats.all(), key=lambda s: s.position)
+        seat = seats[game.engine_state(seats).current_seat]
+        if player.owns(seat) and not seat.coach_plays:
+            mine.append(game)
+    far = datetime.max.replace(tzinfo=UTC)
+    mine.sort(key=lambda g: g.turn_deadline or far)
+    return [
+        YourTurn(
+            g, max(0, int((g.turn_deadline - now).total_seconds())) if g.turn_deadline else None
+        )
+        for g in mine[:limit]
+    ]
 
 
 def state_json(game: Game) -> dict[str, object]:
@@ -78,6 +122,8 @@ def state_json(game: Game) -> dict[str, object]:
         # The provably fair dice (games/dice.py): the promise from the start, the seed
         # once the game has ended.
         "dice_commitment": game.dice_commitment or None,
+        "pace": game.pace,
+        "turn_deadline": _utc(game.turn_deadline),
         "seats": [
             {
                 "position": seat.position,
@@ -93,8 +139,17 @@ def state_json(game: Game) -> dict[str, object]:
                 "total": card.total,
                 "place": seat.place,
                 "client_seed": seat.client_seed,
+                "status": seat.status,
+                "left_round": seat.left_round,
             }
             for seat in seats
             for card in [Scorecard.from_dict(seat.scorecard, rules_)]
         ],
     } | ({"dice_seed": game.revealed_seed} if game.revealed_seed else {})
+
+
+def _utc(moment: datetime | None) -> str | None:
+    """A moment as ISO 8601 in UTC ("2026-06-01T12:00:30Z"), or None."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

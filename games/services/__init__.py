@@ -6,13 +6,22 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.turns`: rolling, keeping, scoring;
 * :mod:`.presence`: open pages (bookkeeping, no version);
 * :mod:`.reviews`: the coach's review of a finished game;
+* :mod:`.clocks`: the turn clock, away seats, the coach standing in, leaving mid-game;
 * :mod:`.accounts`: a guest's seats follow them into their account;
 * :mod:`.writes`: what they share (dice, lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
 
 from ..models import Player
-from .accounts import guest_seats_claim
+from .accounts import account_email_change, guest_seats_claim
+from .clocks import (
+    coach_stands_in,
+    mail_marked,
+    reschedule,
+    seat_return,
+    turn_expire,
+    turn_takeover,
+)
 from .errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
 from .lobby import (
     MAX_NAME,
@@ -28,7 +37,7 @@ from .lobby import (
 )
 from .presence import presence_close, presence_open, server_heartbeat
 from .reviews import review_store
-from .turns import turn_keep, turn_roll, turn_score
+from .turns import turn_coach, turn_keep, turn_roll, turn_score
 from .writes import dice, on_game_changed
 
 __all__ = [
@@ -39,7 +48,9 @@ __all__ = [
     "NotAllowed",
     "Player",
     "StaleAction",
+    "account_email_change",
     "clean_name",
+    "coach_stands_in",
     "dice",
     "game_add_bot",
     "game_create",
@@ -49,13 +60,19 @@ __all__ = [
     "game_remove_bot",
     "game_start",
     "guest_seats_claim",
+    "mail_marked",
     "on_game_changed",
     "presence_close",
     "presence_open",
+    "reschedule",
     "review_store",
+    "seat_return",
     "seat_set_client_seed",
     "server_heartbeat",
+    "turn_coach",
+    "turn_expire",
     "turn_keep",
     "turn_roll",
     "turn_score",
+    "turn_takeover",
 ]

@@ -31,3 +31,8 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
             game.host_user_id, game.host_guest = user_id, ""
         bump(game, "host_user", "host_guest")
     return claimed
+
+
+def account_email_change(*, user_id: int, email: str) -> None:
+    """The address a person's daily-game e-mails go to ("" for none)."""
+    get_user_model().objects.filter(pk=user_id).update(email=email)

@@ -9,14 +9,15 @@ import unicodedata
 from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from .. import dice as fair
 from .. import engine
+from ..clock import clock
 from ..engine import DiceSource
-from ..models import BotLevel, Game, Move, Player, Seat
+from ..models import BotLevel, Game, Move, Pace, Player, Seat
 from ..rules import Rules
+from .clocks import game_leave_playing, plan
 from .errors import GameError, NotAllowed, StaleAction
 from .writes import announce, bump, check_version, dice, locked_game
 
@@ -100,10 +101,12 @@ def game_create(
     coach_hints: bool | None = None,
     client_seed: str = "",
     series: int = 1,
+    pace: Pace | str | None = None,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
 
     ``coach_hints=None`` decides at the start: on when at most one person plays.
+    ``pace=None``: live for two or more seats, untimed for a solo table.
     """
     if not player.is_known:
         raise NotAllowed("Log in or choose a guest name to create a game.")
@@ -113,7 +116,12 @@ def game_create(
     if not 1 <= series <= MAX_SERIES:
         raise GameError(gettext("A series has 1 to 6 games."))
     client_seed = clean_client_seed(client_seed)
+    try:
+        pace = Pace(pace) if pace else Pace.default_for(seat_count)
+    except ValueError:
+        raise GameError(gettext("Choose blitz, live, relaxed, daily or untimed.")) from None
     game = Game.objects.create(
+        pace=pace,
         seat_count=seat_count,
         upper_first=rules.upper_first,
         is_public=is_public,
@@ -217,11 +225,14 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
 
 @transaction.atomic
 def game_leave(*, code: str, player: Player, version: int | None) -> Game:
-    """Give up a seat while the game is in its lobby (the host closes the table instead)."""
+    """Give up a seat: in the lobby it is free again (the host closes the table instead);
+    in play the coach plays it to the end (``clocks.game_leave_playing``)."""
     game = locked_game(code)
     check_version(game, version)
+    if game.status == Game.Status.PLAYING:
+        return game_leave_playing(game=game, player=player)
     if game.status != Game.Status.LOBBY:
-        raise GameError("The game has started; seats can no longer be left.")
+        raise GameError(gettext("This game is over."))
     seat = next((s for s in game.seats.all() if player.owns(s)), None)
     if seat is None:
         raise NotAllowed("You have no seat at this table.")
@@ -255,8 +266,9 @@ def game_start(
     if game.coach_hints is None:
         game.coach_hints = sum(1 for seat in seats if not seat.bot) <= 1
     game.status = Game.Status.PLAYING
-    game.started_at = timezone.now()
+    game.started_at = clock.now()
     game.store_turn(state)
+    plan(game, seats, new_turn=True)
     game.version += 1
     game.save()
     Move.objects.create(game=game, version=game.version, kind=Move.Kind.START, seat=state.starter)
@@ -268,7 +280,7 @@ def game_start(
 def game_rematch(*, code: str, player: Player) -> Game:
     """A new game with the same players seated in the same order (one per finished game)."""
     game = locked_game(code)
-    if game.status != Game.Status.FINISHED:
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
         raise GameError("A rematch can be opened once the game is over.")
     seats = list(game.seats.order_by("position"))
     if not any(player.owns(s) for s in seats):
@@ -285,6 +297,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         seat_count=len(seats),
         upper_first=game.upper_first,
         coach_hints=game.coach_hints,
+        pace=game.pace,
         is_public=False,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,

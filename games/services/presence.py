@@ -7,7 +7,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Connection, Game, LiveServer
+from ..clock import clock
+from ..models import Connection, Game, LiveServer, Seat
 
 
 def server_heartbeat(server_id: str, *, now: datetime | None = None) -> list[str]:
@@ -47,4 +48,8 @@ def presence_open(*, server_id: str, code: str, channel_name: str, seat: int | N
 
 
 def presence_close(*, channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).delete()
+    closing = Connection.objects.filter(channel_name=channel_name)
+    seated = closing.exclude(seat=None).values_list("game_id", "seat").first()
+    closing.delete()
+    if seated is not None:  # when this player was last at the table (clocks.turn_takeover)
+        Seat.objects.filter(game_id=seated[0], position=seated[1]).update(last_seen=clock.now())

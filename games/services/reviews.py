@@ -21,5 +21,6 @@ def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int,
     for seat in game.seats.filter(position__in=list(mean_losses)):
         seat.mean_loss = mean_losses[seat.position]
         seat.save(update_fields=["mean_loss"])
-    bump(game, "review")
+    game.due_at = None
+    bump(game, "review", "due_at")
     return game

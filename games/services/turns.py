@@ -12,14 +12,16 @@ import copy
 from collections.abc import Callable
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .. import engine
+from ..clock import clock
 from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
 from ..snapshots import recent_moves_after
+from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
 from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
@@ -35,18 +37,22 @@ def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | N
     check_version(game, version)
     if game.status == Game.Status.LOBBY:
         raise GameError("The game has not started yet.")
-    if game.status == Game.Status.FINISHED:
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
         raise GameError("This game is over.")
+    if seat.status == Seat.Status.LEFT:
+        raise NotAllowed(_("You left this game; the coach plays your seat to the end."))
     return seat
 
 
 def _play(
     code: str,
-    player: Player,
+    player: Player | None,
     version: int | None,
     make_action: Callable[[int], engine.Action],
     rng: DiceSource | None = None,
 ) -> Game:
+    """One action of ``player``'s seat, or (``player=None``) of the coach standing in for
+    the away or left seat on turn."""
     known = committed.at(code, version)
     if known is not None:  # this process made or heard of that version: no need to read it
         game = copy.copy(known.game)
@@ -54,11 +60,25 @@ def _play(
     else:
         game = locked_game(code)
         seats = list(game.seats.order_by("position"))
-    seat = _acting_seat(game, seats, player, version)
-    state = game.engine_state(seats)
-    on_turn = state.current_seat
-    if on_turn is not None and on_turn != seat.position:
-        raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
+    changed_seats: list[Seat] = []
+    if player is None:
+        check_version(game, version)
+        if game.status != Game.Status.PLAYING:
+            raise GameError(_("This game is not in play."))
+        state = game.engine_state(seats)
+        assert state.current_seat is not None  # a game in play has a seat on turn
+        seat = seats[state.current_seat]
+        if not seat.coach_plays:
+            raise GameError(_("A person plays this turn."))
+    else:
+        seat = _acting_seat(game, seats, player, version)
+        state = game.engine_state(seats)
+        on_turn = state.current_seat
+        if on_turn is not None and on_turn != seat.position:
+            raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
+        if seat.status == Seat.Status.AWAY:  # any action of the person: back from away
+            seat.status = Seat.Status.PLAYING
+            changed_seats = [seat]
     action = make_action(seat.position)
     source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
@@ -72,10 +92,10 @@ def _play(
         game=game,
         version=game.version,
         seat=seat.position,
-        user_id=player.user_id,
+        user_id=player.user_id if player else None,
         turn_number=state.turn_number,
+        by_coach=player is None,
     )
-    changed_seats: list[Seat] = []
     if isinstance(action, (engine.Roll, engine.Keep)):
         assert new.dice is not None
         move.kind = Move.Kind.ROLL if isinstance(action, engine.Roll) else Move.Kind.KEEP
@@ -93,8 +113,9 @@ def _play(
         changed_seats = [seat]
         if new.is_finished:
             changed_seats = _finish(game, new, seats)
+    plan(game, seats, new_turn=new.turn_number != state.turn_number)
     # The game first (its row is the lock), and only what a move changes.
-    fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at"]
+    fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at", *PLAN_FIELDS]
     if known is None:
         game.save(update_fields=[*fields, "version"])
     elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
@@ -102,7 +123,7 @@ def _play(
     ):
         raise StaleAction(STALE)  # changed by another process since: nothing is written
     for changed in changed_seats:
-        changed.save(update_fields=["scorecard", "total", "yahtzees", "place"])
+        changed.save(update_fields=["scorecard", "total", "yahtzees", "place", "status"])
     move.save()
     if new.is_finished:
         game_rate(game, seats)
@@ -113,10 +134,12 @@ def _play(
 
 
 def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat]:
-    """The game is over: every seat gets its place (saved by the caller)."""
+    """The game is over: every seat gets its place (saved by the caller); those who left
+    come after everyone who stayed."""
     game.status = Game.Status.FINISHED
-    game.finished_at = timezone.now()
-    for standing in state.ranking():
+    game.finished_at = clock.now()
+    left = frozenset(s.position for s in seats if s.status == Seat.Status.LEFT)
+    for standing in state.ranking(behind=left):
         seat = seats[standing.seat]
         seat.place = standing.place
         seat.total = standing.total
@@ -135,6 +158,14 @@ def turn_roll(
 def turn_keep(*, code: str, player: Player, version: int | None, held: tuple[bool, ...]) -> Game:
     """Choose which dice stay on the table for the next roll."""
     return _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held)))
+
+
+@transaction.atomic
+def turn_coach(
+    *, code: str, version: int | None, action: engine.Action, rng: DiceSource | None = None
+) -> Game:
+    """The coach plays one action for the away or left seat on turn (logged as such)."""
+    return _play(code, None, version, lambda seat: action, rng)
 
 
 @transaction.atomic

@@ -245,4 +245,85 @@
   document.addEventListener("DOMContentLoaded", function () { proposeSeeds(document); });
   document.addEventListener("htmx:load", function (event) { proposeSeeds(event.target); });
   document.addEventListener("htmx:wsAfterMessage", function () { proposeSeeds(document); });
+// The turn clock. The board carries the turn's deadline; the page carries the server's
+// time when it was sent (#server-time, rendered for each page load, never cached), so the
+// countdown corrects for this device's clock being off. Red in the last 10 seconds; a screen reader hears it at one minute, 30 and
+// 10 seconds left, and when the time is up. A page in a background tab shows "Your turn"
+// in its title and, if allowed, a browser notification when it becomes the player's turn.
+(function () {
+  "use strict";
+
+  var offset = 0;  // server time minus this device's time, in ms
+  var announced = {};
+  var wasMyTurn = null;
+
+  function readServerTime() {
+    var el = document.getElementById("server-time");
+    var then = el ? Date.parse(el.getAttribute("data-now")) : NaN;
+    if (!isNaN(then)) offset = then - Date.now();
+  }
+
+  function say(text) {
+    var region = document.getElementById("clock-announce");
+    if (region) region.textContent = text;
+  }
+
+  function format(seconds) {
+    if (seconds >= 3600) {
+      var hours = Math.floor(seconds / 3600);
+      return hours + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
+    }
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+
+  function tick() {
+    var clock = document.querySelector(".turn-clock[data-deadline]");
+    if (!clock) return;
+    var deadline = Date.parse(clock.getAttribute("data-deadline"));
+    var left = Math.max(0, Math.ceil((deadline - (Date.now() + offset)) / 1000));
+    var shown = clock.querySelector("[data-clock-left]");
+    if (shown) shown.textContent = format(left);
+    clock.classList.toggle("urgent", left <= 10);
+    var key = clock.getAttribute("data-deadline");
+    var mine = clock.getAttribute("data-your-clock") === "1";
+    [60, 30, 10, 0].forEach(function (mark) {
+      if (left <= mark && !announced[key + mark] && (mark === 0 || left > mark - 5)) {
+        announced[key + mark] = true;
+        if (mark === 0) say(mine ? "Your time is up: the coach plays this turn." : "Time is up for this turn.");
+        else if (mine) say(mark === 60 ? "One minute left for your turn." : mark + " seconds left for your turn.");
+      }
+    });
+  }
+
+  function turnChanged() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var mine = board.getAttribute("data-your-turn") === "1";
+    if (mine && wasMyTurn === false && document.hidden && window.Notification &&
+        Notification.permission === "granted") {
+      new Notification("Yahtzee", { body: "It is your turn.", tag: "your-turn" });
+    }
+    wasMyTurn = mine;
+    tick();
+  }
+
+  function offerNotifications() {
+    var button = document.querySelector("[data-notify]");
+    if (!button || !window.Notification || Notification.permission !== "default") return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function () { button.hidden = true; });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    readServerTime();
+    offerNotifications();
+    turnChanged();
+    setInterval(tick, 250);
+  });
+  // The offset is measured once, from the page itself: a swap or a push carries only the
+  // deadline (a board is shared by many pages and rendered once, so it cannot carry "now").
+  document.addEventListener("htmx:afterSwap", turnChanged);
+  document.addEventListener("htmx:wsAfterMessage", turnChanged);
 })();

@@ -40,7 +40,12 @@ def wait_reconnected(page: Page, opens_before: int, timeout: float = 40_000) -> 
 
 
 def board_text(page: Page) -> str:
-    return page.locator("#board").inner_text()
+    """The board's text, without the turn clock's countdown (which runs on by itself)."""
+    return page.locator("#board").evaluate(
+        "board => { const copy = board.cloneNode(true);"
+        " copy.querySelectorAll('[data-clock-left]').forEach(e => e.remove());"
+        " return copy.textContent.replace(/\\s+/g, ' ').trim(); }"
+    )
 
 
 def everything(page: Page) -> tuple:
