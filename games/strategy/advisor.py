@@ -46,6 +46,9 @@ from .solver import (
 
 Choice = tuple[int, ...] | Category
 MAX_ROLLS_LEFT = 2  # after the first roll of a turn
+#: Two expected totals closer than this are equal: the solver adds the same points up in
+#: different orders, so options equal in fact can differ by ~1e-14 (never by 1e-9 for real).
+TIE_TOLERANCE = 1e-9
 _INDEX = {category: i for i, category in enumerate(CATEGORIES)}
 
 
@@ -183,7 +186,7 @@ class Advisor:
         wanted = choice if isinstance(choice, Category) else tuple(sorted(choice))
         for option in ranking:
             if option.choice == wanted:
-                return max(0.0, ranking[0].expected_total - option.expected_total)
+                return loss_between(ranking[0], option)
         if isinstance(wanted, Category):
             raise IllegalMove(f"These dice may not go in {wanted.label} now.")
         if not rolls_left:
@@ -223,6 +226,13 @@ class Advisor:
             value = float(turn.future[c, _outcome(c, points)]) + points
             values[category] = value + bonus if bonus else value
         return values
+
+
+def loss_between(best: Option, chosen: Option) -> float:
+    """Expected points ``chosen`` gives away against ``best``; a gap below
+    :data:`TIE_TOLERANCE` is a floating-point tie, not a loss, and counts as 0."""
+    gap = best.expected_total - chosen.expected_total
+    return gap if gap >= TIE_TOLERANCE else 0.0
 
 
 def _outcome(c: int, points: int) -> int:

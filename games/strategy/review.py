@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from games.rules import Category, Rules, Scorecard, parse_dice
 
-from .advisor import Advisor
+from .advisor import Advisor, loss_between
 
 ROLLS_PER_TURN = 3
 COSTLIEST = 3
@@ -146,5 +146,5 @@ def _rate(
         rolls_left=rolls_left,
         choice=choice,
         best=best.choice,
-        loss=max(0.0, best.expected_total - chosen.expected_total),
+        loss=loss_between(best, chosen),
     )
