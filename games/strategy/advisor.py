@@ -67,6 +67,54 @@ class Option:
     def is_keep(self) -> bool:
         return isinstance(self.choice, tuple)
 
+    def to_dict(self, best: Option | None = None) -> dict[str, object]:
+        """The option for the wire: ``choice`` a box name or the list of dice kept, and its
+        ``loss`` against ``best`` (ties under :data:`TIE_TOLERANCE` count as 0)."""
+        return {
+            "kind": "keep" if self.is_keep else "box",
+            "choice": list(self.choice) if isinstance(self.choice, tuple) else self.choice.value,
+            "expected_total": round(self.expected_total, 3),
+            "loss": round(loss_between(best, self), 3) if best is not None else 0.0,
+        }
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """The best few choices of a position, and the one a player chose among all of them.
+
+    ``top`` holds up to ``n`` options best first, without "keep all five" (a roll spent
+    on nothing); ``chosen`` is the chosen option, ``place`` its 1-based place in the full
+    ranking and ``loss`` what it gave away against the best (0 for a tie).
+    """
+
+    top: tuple[Option, ...]
+    chosen: Option | None = None
+    place: int | None = None
+    loss: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        best = self.top[0] if self.top else None
+        return {
+            "top": [option.to_dict(best) for option in self.top],
+            "chosen": self.chosen.to_dict(best) if self.chosen is not None else None,
+            "place": self.place,
+            "loss": round(self.loss, 3),
+        }
+
+
+def alternatives(
+    ranking: Sequence[Option], n: int = 5, chosen: Choice | Sequence[int] | None = None
+) -> Alternatives:
+    """The top ``n`` of a ranking (from :meth:`Advisor.rank`) and the chosen option's place."""
+    top = tuple(o for o in ranking if not (o.is_keep and len(o.choice) == DICE))[:n]
+    if chosen is None or not ranking:
+        return Alternatives(top)
+    wanted = chosen if isinstance(chosen, Category) else tuple(sorted(chosen))
+    for place, option in enumerate(ranking, start=1):
+        if option.choice == wanted:
+            return Alternatives(top, option, place, loss_between(ranking[0], option))
+    raise IllegalMove(f"{wanted} is not a choice in this position.")
+
 
 @dataclass(frozen=True)
 class _Turn:
@@ -192,6 +240,18 @@ class Advisor:
         if not rolls_left:
             raise IllegalMove("No rolls left: choose a box to score.")
         raise IllegalMove(f"{wanted} are not among the dice {tuple(sorted(parse_dice(dice)))}.")
+
+    def top(
+        self,
+        card: Scorecard,
+        dice: Iterable[int] | str,
+        rolls_left: int,
+        n: int = 5,
+        chosen: Choice | Sequence[int] | None = None,
+    ) -> Alternatives:
+        """The ``n`` best choices with their expected final totals (see :class:`Alternatives`),
+        and ``chosen`` with its place and loss if given."""
+        return alternatives(self.rank(card, dice, rolls_left), n, chosen)
 
     def myopic(self) -> Advisor:
         """An advisor that only counts the points of the turn being played (the greedy bot)."""

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 from games.rules import Category, Rules, Scorecard, parse_dice
 
-from .advisor import Advisor, loss_between
+from .advisor import Advisor, Alternatives, alternatives, loss_between
 from .skill import SkillAndLuck, bands_to_dict, skill_and_luck
 
 ROLLS_PER_TURN = 3
 COSTLIEST = 3
+TOP = 5  # alternatives kept with each decision
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,10 @@ class Decision:
     choice: tuple[int, ...] | Category
     best: tuple[int, ...] | Category
     loss: float
+    options: Alternatives | None = None  # the top five and the choice's place among all
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        wire = {
             "round": self.round,
             "kind": self.kind,
             "dice": list(self.dice),
@@ -51,6 +53,11 @@ class Decision:
             "best": _choice_to_wire(self.best),
             "loss": round(self.loss, 3),
         }
+        if self.options is not None:
+            extra = self.options.to_dict()
+            wire["top"] = extra["top"]
+            wire["place"] = extra["place"]
+        return wire
 
 
 @dataclass
@@ -157,6 +164,7 @@ def _rate(
     best = ranking[0]
     chosen = next(o for o in ranking if o.choice == choice)
     return Decision(
+        options=alternatives(ranking, TOP, choice),
         seat=seat,
         round=card.filled_count + 1,
         kind=kind,
