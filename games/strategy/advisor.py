@@ -141,6 +141,11 @@ class Advisor:
         self._lock = threading.Lock()
         self._myopic: Advisor | None = None
 
+    @property
+    def transitions(self) -> Transitions:
+        """The rule tables as the solver's indices (shared by the coach's other tools)."""
+        return self._trans
+
     # -- states --------------------------------------------------------------------------
     def _state(self, card: Scorecard) -> tuple[int, int, int]:
         if card.rules != self.rules:

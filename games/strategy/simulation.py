@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -71,8 +72,6 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` solitaire games with ``policy``, seeded by ``seed``."""
-    import time
-
     started = time.perf_counter()
     rng = random.Random(seed)
     scores: list[int] = []
@@ -90,4 +89,137 @@ def simulate(
         upper_bonuses=bonuses,
         yahtzees=yahtzees,
         seconds=time.perf_counter() - started,
+    )
+
+
+# -- heads-up matches ------------------------------------------------------------------------
+
+Z_99 = 2.5758293035489  # two-sided 99 % normal quantile
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Heads-up games of ``bot`` against ``versus``; a tie counts half a win."""
+
+    bot: str
+    versus: str
+    wins: int
+    ties: int
+    losses: int
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.ties + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return (self.wins + 0.5 * self.ties) / self.games
+
+    def confidence_interval(self, z: float = Z_99) -> tuple[float, float]:
+        """Wilson score interval of the win rate (99 % by default)."""
+        n, p = self.games, self.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+        return centre - half, centre + half
+
+
+def play_match(
+    advisor: Advisor, rng: random.Random, bot: str, versus: str, bot_seat: int
+) -> engine.GameState:
+    """One heads-up game: ``bot`` in ``bot_seat``, ``versus`` in the other; the final state."""
+    state = engine.start(2, advisor.rules, rng)
+    policies = {bot_seat: bot, 1 - bot_seat: versus}
+    for _ in range(2 * MAX_ACTIONS_PER_GAME):
+        if state.is_finished:
+            return state
+        seat = state.current_seat
+        assert seat is not None
+        state = engine.apply(state, choose_action(advisor, state, seat, rng, policies[seat]), rng)
+    raise RuntimeError("The bots did not finish their game.")
+
+
+def simulate_match(
+    advisor: Advisor,
+    games: int,
+    bot: str = "win",
+    versus: str = "optimal",
+    seed: int | None = None,
+    first: int = 0,
+) -> MatchResult:
+    """Play games ``first`` .. ``first + games - 1`` of a seeded series (each game seeded by
+    its number, so a series split among processes plays the same games); the bot takes seat
+    0 in even games and seat 1 in odd ones."""
+    started = time.perf_counter()
+    wins = ties = losses = 0
+    for number in range(first, first + games):
+        rng = random.Random(f"{seed} {number}")
+        seat = number % 2
+        final = play_match(advisor, rng, bot, versus, seat).cards
+        mine, theirs = final[seat].total, final[1 - seat].total
+        wins += mine > theirs
+        ties += mine == theirs
+        losses += mine < theirs
+    return MatchResult(bot, versus, wins, ties, losses, time.perf_counter() - started)
+
+
+def merge(results: list[MatchResult]) -> MatchResult:
+    first = results[0]
+    return MatchResult(
+        first.bot,
+        first.versus,
+        sum(r.wins for r in results),
+        sum(r.ties for r in results),
+        sum(r.losses for r in results),
+        max(r.seconds for r in results),
+    )
+
+
+def match_in_process(
+    upper_first: bool,
+    cache_dir: str,
+    games: int,
+    bot: str,
+    versus: str,
+    seed: int | None,
+    first: int,
+) -> MatchResult:
+    """:func:`simulate_match` in a worker process (loads the stored table there)."""
+    from games.rules import Rules
+
+    from .store import advisor_for
+
+    advisor = advisor_for(Rules(upper_first=upper_first), cache_dir, build=False)
+    return simulate_match(advisor, games, bot, versus, seed, first)
+
+
+def simulate_match_parallel(
+    upper_first: bool,
+    cache_dir: str,
+    games: int,
+    bot: str,
+    versus: str,
+    seed: int | None,
+    workers: int,
+) -> MatchResult:
+    """The same series as :func:`simulate_match`, its games split among ``workers`` processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.perf_counter()
+    share = -(-games // workers)
+    parts = [(first, min(share, games - first)) for first in range(0, games, share)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(match_in_process, upper_first, cache_dir, n, bot, versus, seed, first)
+            for first, n in parts
+        ]
+        results = [future.result() for future in futures]
+    merged = merge(results)
+    return MatchResult(
+        merged.bot,
+        merged.versus,
+        merged.wins,
+        merged.ties,
+        merged.losses,
+        time.perf_counter() - started,
     )
