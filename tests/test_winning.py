@@ -116,7 +116,7 @@ def test_with_a_linear_utility_the_win_solver_is_the_expected_score_solver(coach
         position = random_card(rng, open_boxes)
         linear = np.arange(position.total + 14 * GAIN_MAX, dtype=float)
         plan = _Plan(coach_advisor, state_of(position), position.total, linear)
-        boxes, turn = plan.turn(state_of(position))
+        boxes, turn = plan.turn(state_of(position), per_box=True)
         assert turn.start[0] == pytest.approx(coach_advisor.expected_total(position), abs=1e-9)
         for dice in ("12345", "66661", "11223"):
             for option in coach_advisor.rank(position, dice, 0):

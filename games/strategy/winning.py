@@ -91,21 +91,25 @@ class _Plan:
             self.known[state] = known
         return known
 
-    def turn(self, state: State) -> tuple[np.ndarray, TurnValues]:
-        """The turn of ``state`` solved for its range of totals: per box and final roll the
-        chance of winning (-inf where not allowed), and the lattice's values."""
+    def turn(self, state: State, per_box: bool = False) -> tuple[np.ndarray | None, TurnValues]:
+        """The turn of ``state`` solved for its range of totals, and with ``per_box`` the chance
+        of winning per box and final roll (-inf where not allowed)."""
         width = self.width(state)
         out = box_outcomes(self.trans, state)
         columns = np.arange(width)
-        boxes = np.full((len(CATEGORIES), out.gain.shape[1], width), -np.inf)
+        rolls_count = out.gain.shape[1]
+        final = np.full((rolls_count, width), -np.inf)
+        boxes = np.full((len(CATEGORIES), rolls_count, width), -np.inf) if per_box else None
         for c in np.flatnonzero(out.legal.any(axis=1)):
             rolls = np.flatnonzero(out.legal[c])
             code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
             nexts, row = np.unique(code, return_inverse=True)
             m = int(out.next_mask[c])
             rows = np.stack([self.value((m, int(k) // 2, int(k) % 2)) for k in nexts])
-            boxes[c, rolls] = rows[row[:, None], out.gain[c, rolls][:, None] + columns[None, :]]
-        final = boxes.max(axis=0)
+            chance = rows[row[:, None], out.gain[c, rolls][:, None] + columns[None, :]]
+            final[rolls] = np.maximum(final[rolls], chance)
+            if boxes is not None:
+                boxes[c, rolls] = chance
         keeps1 = keep_values(final)
         rolls1 = best_keep(keeps1)
         keeps2 = keep_values(rolls1)
@@ -140,7 +144,8 @@ def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]
     dists = [final_score_distribution(advisor, o) for o in opponents]
     reach = card.total + len(card.open_boxes) * GAIN_MAX + 1
     utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + GAIN_MAX)
-    boxes, turn = _Plan(advisor, state, card.total, utility).turn(state)
+    boxes, turn = _Plan(advisor, state, card.total, utility).turn(state, per_box=True)
+    assert boxes is not None
     root = (
         np.ascontiguousarray(boxes[:, :, 0]),
         {r: [level[:, 0].copy() for level in turn.keeps[r]] for r in (1, 2)},
