@@ -82,7 +82,9 @@ class _Gather:
     yahtzee_flat_kind: np.ndarray  # (13, 6)
 
 
-_GATHERS: dict[int, _Gather] = {}
+#: Keyed by ``id(trans)``; an entry holds its ``trans.points``, so an id reused by another
+#: object is told apart (``points is``). ~50 KB an entry: a few per rules profile in use.
+_GATHERS = caches.lru("strategy: final-roll gathers by transitions", maxsize=16)
 
 
 def _gather(trans: Transitions) -> _Gather:
@@ -90,7 +92,7 @@ def _gather(trans: Transitions) -> _Gather:
     if known is None or known.points is not trans.points:
         rows = np.arange(BOXES)[:, None] * trans.outcome_points.shape[1]
         known = _Gather(trans.points, rows + trans.kind, rows + trans.yahtzee_kind)
-        _GATHERS[id(trans)] = known  # a handful of Transitions per process: unbounded is fine
+        _GATHERS.set(id(trans), known)
     return known
 
 
