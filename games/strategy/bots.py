@@ -9,6 +9,9 @@ Policies:
 
 * ``optimal``: the best choice by the solved table.
 * ``greedy``: the best expected points of the turn being played, nothing after it.
+* ``win``: in games of two or more, the last :data:`~games.strategy.winning.HORIZON`
+  rounds played for the best chance of finishing first against the other seats' cards
+  (each taken to play for expected score); before that, and alone, like ``optimal``.
 * ``casual``: mostly the best choice, now and then a slightly weaker one (within
   ``CASUAL_SLACK`` expected points), like a decent human.
 
@@ -25,9 +28,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from games.engine import Action, DiceSource, GameState, Keep, Roll, Score
-from games.rules import Category, IllegalMove
+from games.rules import Category, IllegalMove, Scorecard
 
 from .advisor import Advisor, Option
+from .winning import HORIZON, WinOption, plays_to_win, rank_to_win
 
 CASUAL_MISTAKE_PERCENT = 20
 CASUAL_SLACK = 8.0  # a casual player's second choice costs at most this many expected points
@@ -60,7 +64,7 @@ def held_flags(dice: Sequence[int], keep: Sequence[int], held: Sequence[bool]) -
     return tuple(flags)
 
 
-def action_for(state: GameState, seat: int, option: Option) -> Action:
+def action_for(state: GameState, seat: int, option: Option | WinOption) -> Action:
     """The engine action that carries out ``option`` (holding the dice first if need be)."""
     if isinstance(option.choice, Category):
         return Score(seat, option.choice)
@@ -112,10 +116,35 @@ def greedy_action(advisor: Advisor, state: GameState, seat: int, rng: DiceSource
     return optimal_action(advisor.myopic(), state, seat, rng)
 
 
+def win_action(
+    advisor: Advisor,
+    state: GameState,
+    seat: int,
+    rng: DiceSource,
+    opponents: Sequence[Scorecard] | None = None,
+    horizon: int = HORIZON,
+) -> Action:
+    """Play for the best chance of finishing first in the last ``horizon`` rounds (against
+    ``opponents``, by default every other seat's card); before, for expected score."""
+    if state.is_finished or state.current_seat != seat:
+        _ranking(advisor, state, seat)  # raises the reason
+    card = state.cards[seat]
+    if opponents is None:
+        opponents = [c for i, c in enumerate(state.cards) if i != seat]
+    if not opponents or not plays_to_win(card, len(opponents) + 1, horizon):
+        return optimal_action(advisor, state, seat, rng)
+    if state.dice is None:
+        return Roll(seat)
+    ranking = rank_to_win(advisor, card, state.dice, state.rolls_left, opponents)
+    sensible = [o for o in ranking if not (o.is_keep and len(o.choice) == 5)]
+    return action_for(state, seat, sensible[0])
+
+
 POLICIES: dict[str, Callable[[Advisor, GameState, int, DiceSource], Action]] = {
     "optimal": optimal_action,
     "greedy": greedy_action,
     "casual": casual_action,
+    "win": win_action,
 }
 
 
@@ -125,12 +154,20 @@ def choose_action(
     seat: int,
     rng: DiceSource,
     policy: str = "optimal",
+    *,
+    opponents: Sequence[Scorecard] | None = None,
 ) -> Action:
-    """The next action of ``seat`` under ``policy`` (one of :data:`POLICIES`)."""
+    """The next action of ``seat`` under ``policy`` (one of :data:`POLICIES`).
+
+    ``opponents`` (the ``win`` policy only) are the cards to beat; by default every other
+    seat's card in ``state``.
+    """
     try:
         play = POLICIES[policy]
     except KeyError:
         raise ValueError(
             f"Unknown bot policy {policy!r}; choose from {sorted(POLICIES)}."
         ) from None
+    if policy == "win":
+        return win_action(advisor, state, seat, rng, opponents)
     return play(advisor, state, seat, rng)

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 
 from games.rules import Category, Rules, Scorecard, parse_dice
 
-from .advisor import Advisor
+from .advisor import Advisor, Alternatives, alternatives, loss_between
+from .skill import SkillAndLuck, bands_to_dict, skill_and_luck
 
 ROLLS_PER_TURN = 3
 COSTLIEST = 3
+TOP = 5  # alternatives kept with each decision
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,10 @@ class Decision:
     choice: tuple[int, ...] | Category
     best: tuple[int, ...] | Category
     loss: float
+    options: Alternatives | None = None  # the top five and the choice's place among all
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        wire = {
             "round": self.round,
             "kind": self.kind,
             "dice": list(self.dice),
@@ -50,12 +53,22 @@ class Decision:
             "best": _choice_to_wire(self.best),
             "loss": round(self.loss, 3),
         }
+        if self.options is not None:
+            extra = self.options.to_dict()
+            wire["top"] = extra["top"]
+            wire["place"] = extra["place"]
+        return wire
 
 
 @dataclass
 class SeatReview:
+    """One seat's decisions; ``expected_start`` is the empty card's optimal expected score and
+    ``final_total`` the card's total once the log is read (for play against luck)."""
+
     seat: int
     decisions: list[Decision] = field(default_factory=list)
+    expected_start: float = 0.0
+    final_total: int = 0
 
     @property
     def total_loss(self) -> float:
@@ -70,6 +83,13 @@ class SeatReview:
         ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.round))
         return [d for d in ranked[:COSTLIEST] if d.loss > 0]
 
+    @property
+    def skill(self) -> SkillAndLuck:
+        """What the play was worth, what the dice did, and the rating band."""
+        return skill_and_luck(
+            self.expected_start, (d.loss for d in self.decisions), self.final_total
+        )
+
     def to_dict(self) -> dict[str, object]:
         return {
             "seat": self.seat,
@@ -77,6 +97,8 @@ class SeatReview:
             "total_loss": round(self.total_loss, 3),
             "mean_loss": round(self.mean_loss, 3),
             "costliest": [self.decisions.index(d) for d in self.costliest],
+            "skill": self.skill.to_dict(),
+            "bands": bands_to_dict(),
         }
 
 
@@ -98,7 +120,8 @@ def review_game(
     """Rate every keep and every box of ``seats`` (default: all) from the move log."""
     wanted = set(range(seat_count) if seats is None else seats)
     cards = [Scorecard(rules=rules) for _ in range(seat_count)]
-    reviews = {seat: SeatReview(seat) for seat in sorted(wanted)}
+    start = advisor.expected_total(cards[0])
+    reviews = {seat: SeatReview(seat, expected_start=start) for seat in sorted(wanted)}
     dice: tuple[int, ...] | None = None
     rolls = 0
     for move in moves:
@@ -123,6 +146,8 @@ def review_game(
                 )
             cards[seat] = cards[seat].score(category, scored)
             dice, rolls = None, 0
+    for seat, review in reviews.items():
+        review.final_total = cards[seat].total
     return reviews
 
 
@@ -139,6 +164,7 @@ def _rate(
     best = ranking[0]
     chosen = next(o for o in ranking if o.choice == choice)
     return Decision(
+        options=alternatives(ranking, TOP, choice),
         seat=seat,
         round=card.filled_count + 1,
         kind=kind,
@@ -146,5 +172,5 @@ def _rate(
         rolls_left=rolls_left,
         choice=choice,
         best=best.choice,
-        loss=max(0.0, best.expected_total - chosen.expected_total),
+        loss=loss_between(best, chosen),
     )
