@@ -245,6 +245,8 @@
   document.addEventListener("DOMContentLoaded", function () { proposeSeeds(document); });
   document.addEventListener("htmx:load", function (event) { proposeSeeds(event.target); });
   document.addEventListener("htmx:wsAfterMessage", function () { proposeSeeds(document); });
+})();
+
 // The turn clock. The board carries the turn's deadline; the page carries the server's
 // time when it was sent (#server-time, rendered for each page load, never cached), so the
 // countdown corrects for this device's clock being off. Red in the last 10 seconds; a screen reader hears it at one minute, 30 and
