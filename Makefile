@@ -71,9 +71,15 @@ test-scale: install
 	DATABASE_URL=$(SCALE_POSTGRES)/yahtzee_$$$$ REDIS_URL=$(SCALE_REDIS)/$$(( $$$$ % 15 + 1 )) \
 		$(BIN)/python -m pytest $(SCALE_SUITE) -q $(PYTEST_ARGS)
 
-# Live rooms load benchmark (bench/bench_load.py): embedded, then scale, at the target figures;
-# prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 5 minutes.
+# Live rooms load benchmark (bench/bench_load.py): embedded, then scale, at the target figures,
+# each with the site's request handler and with Django's stock one (get_asgi_application);
+# prints tables, writes JSON to bench/results/ (figures in docs/benchmarks.md). About 12 minutes.
+BENCH_APPS ?= site stock
 bench-load: install
-	$(BIN)/python -m bench.bench_load --mode embedded --rooms 100 --rate 50 --duration 60
-	YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) \
-		$(BIN)/python -m bench.bench_load --mode scale --rooms 100 --rate 100 --duration 60
+	for app in $(BENCH_APPS); do \
+		$(BIN)/python -m bench.bench_load --mode embedded --app $$app --rooms 100 --rate 50 \
+			--duration 60 || exit 1; \
+		YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres YAHTZEE_SCALE_REDIS=$(SCALE_REDIS) \
+			$(BIN)/python -m bench.bench_load --mode scale --app $$app --rooms 100 --rate 100 \
+			--duration 60 || exit 1; \
+	done

@@ -6,8 +6,8 @@ services people use, after a human pace of ``settings.BOT_DELAY_SECONDS``; if th
 just finished it writes the coach's review. Every action names the version it was
 chosen at, so a duplicate (another process, a restart) is refused as stale and harmless.
 
-A bot turn left pending by a server restart is picked up again by :func:`resume`, which
-the game page and its websocket call whenever someone opens the game.
+A bot turn or a review left pending by a server restart is picked up again by the
+process's periodic sweep (:mod:`games.jobs`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from . import engine, services
-from .models import BotLevel, Game, Move, Snapshot
+from .models import BotLevel, Game, Move, Seat
 from .services import GameError, Player
+from .snapshots import Snapshot
 from .strategy import advisor_if_ready
 from .strategy.bots import choose_action
 from .strategy.review import LoggedMove, review_game
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 WARMUP_RETRY_SECONDS = 2.0
 
+Job = tuple[str, int, Callable[[str, int], None]]  # a game's code, its version, what to do
 _scheduled: set[tuple[str, int]] = set()  # (code, version) with an action pending here
 _lock = threading.Lock()
 _local = threading.local()
@@ -40,26 +42,21 @@ def on_change(snapshot: Snapshot) -> None:
     """Listener for services: schedule whatever the machine has to do at this version."""
     game = snapshot.game
     if game.status == Game.Status.PLAYING:
+        if game.coach_hints:  # the coach must be ready to hint: build its table if need be
+            advisor_if_ready(game.rules, settings.STRATEGY_CACHE_DIR)
         seat = _seat_on_turn(snapshot)
         if seat is not None and seat.bot:
-            _schedule(game.code, game.version, _bot_acts, settings.BOT_DELAY_SECONDS)
+            schedule(game.code, game.version, bot_acts, settings.BOT_DELAY_SECONDS)
     elif game.status == Game.Status.FINISHED and game.review is None:
-        _schedule(game.code, game.version, _write_review, 0)
+        schedule(game.code, game.version, _write_review, 0)
 
 
-def resume(code: str) -> None:
-    """Pick up a bot turn nobody is playing (after a restart, or on another process)."""
-    snapshot = Snapshot.load(code)
-    if snapshot is not None:
-        on_change(snapshot)
-
-
-def _seat_on_turn(snapshot: Snapshot):
+def _seat_on_turn(snapshot: Snapshot) -> Seat | None:
     position = snapshot.state.current_seat if snapshot.state else None
     return snapshot.seats[position] if position is not None else None
 
 
-def _schedule(code: str, version: int, job: Callable[[str, int], None], delay: float) -> None:
+def schedule(code: str, version: int, job: Callable[[str, int], None], delay: float) -> None:
     with _lock:
         if (code, version) in _scheduled:
             return
@@ -75,7 +72,9 @@ def _schedule(code: str, version: int, job: Callable[[str, int], None], delay: f
 def _run_now(code: str, version: int, job: Callable[[str, int], None]) -> None:
     """Run in this thread; a job that leads to another (a bot's next action) is queued
     rather than nested, so a whole game of bots does not grow the stack."""
-    queue: deque | None = getattr(_local, "queue", None)
+    queue: deque[tuple[str, int, Callable[[str, int], None]]] | None = getattr(
+        _local, "queue", None
+    )
     if queue is not None:
         queue.append((code, version, job))
         return
@@ -107,7 +106,7 @@ def _run(code: str, version: int, job: Callable[[str, int], None]) -> None:
             _scheduled.discard((code, version))
 
 
-def _bot_acts(code: str, version: int) -> None:
+def bot_acts(code: str, version: int) -> None:
     snapshot = Snapshot.load(code)
     if snapshot is None or snapshot.game.version != version:
         return
@@ -119,11 +118,12 @@ def _bot_acts(code: str, version: int) -> None:
     if advisor is None:  # the coach is warming up: look again shortly
         with _lock:
             _scheduled.discard((code, version))
-        _schedule(code, version, _bot_acts, max(WARMUP_RETRY_SECONDS, settings.BOT_DELAY_SECONDS))
+        schedule(code, version, bot_acts, max(WARMUP_RETRY_SECONDS, settings.BOT_DELAY_SECONDS))
         return
     state = snapshot.state
+    assert state is not None  # the game is in play
     action = choose_action(
-        advisor, state, seat.position, services.dice_source, BotLevel(seat.bot).policy
+        advisor, state, seat.position, services.dice.source, BotLevel(seat.bot).policy
     )
     bot = Player(seat.name, guest=seat.guest)
     if isinstance(action, engine.Roll):
@@ -142,7 +142,7 @@ def _write_review(code: str, version: int) -> None:
     if advisor is None:
         with _lock:
             _scheduled.discard((code, version))
-        _schedule(code, version, _write_review, WARMUP_RETRY_SECONDS)
+        schedule(code, version, _write_review, WARMUP_RETRY_SECONDS)
         return
     seats = list(game.seats.order_by("position"))
     people = [seat.position for seat in seats if not seat.bot]

@@ -1,6 +1,6 @@
 """Push each committed change of a game to its room, over the channel layer.
 
-``games/services.py`` calls :func:`announce` (registered in ``GamesConfig.ready``) after
+``games/services/`` calls :func:`announce` (registered in ``GamesConfig.ready``) after
 every commit with a snapshot of the new version; every consumer in the room renders
 that snapshot for its own viewer. Nothing here decides anything about the game.
 """
@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from . import rendering
-from .models import Snapshot
+from .snapshots import Snapshot
 
 
 def group_name(code: str) -> str:

@@ -60,7 +60,14 @@ class Cache(Generic[K, V]):
             if known is _MISSING:
                 self._data[key] = value
                 return value
-            return known  # type: ignore[no-any-return]
+            return known
+
+    def put_unless(self, key: K, value: V, keep: Callable[[V], bool]) -> None:
+        """Store ``value`` unless the value already cached for ``key`` passes ``keep``."""
+        with self.lock:
+            known = self._data.get(key, _MISSING)
+            if known is _MISSING or not keep(known):
+                self._data[key] = value
 
     def pop(self, key: K) -> V | None:
         with self.lock:

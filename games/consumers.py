@@ -16,24 +16,22 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import time
-import uuid
-from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import autoplay, rendering, selectors, services
+from . import caches, jobs, rendering, selectors, services
 from .broadcast import group_name
-from .models import Player, Snapshot
+from .committed import committed
+from .models import Player
 from .selectors import PresenceView
+from .snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
 
-SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY_MESSAGES = 4429
 REORDER_WAIT_SECONDS = 1.0
@@ -44,28 +42,29 @@ def _viewer(scope: dict) -> Player:
     if user is not None and user.is_authenticated:
         return Player(name=user.get_username(), user_id=user.pk)
     session = scope.get("session")
-    token = session.get("guest_token", "") if session is not None else ""
-    return Player(name="", guest=token)
+    if session is None:
+        return Player(name="")
+    return Player(name=session.get("guest_name", ""), guest=session.get("guest_token", ""))
 
 
-# The last few versions decoded here. The newest of each game is also kept by services
-# (``committed_snapshot``), which the sockets ask first; this serves the versions that
-# arrive out of order. Kept small: each snapshot is some forty objects for the garbage
-# collector to walk, and a thousand of them made full collections visibly longer.
-_decoded_cache: OrderedDict[tuple[str, int], Snapshot] = OrderedDict()
-DECODED_CACHE_SIZE = 64
+# The last few versions decoded here. The newest of each game is also kept in ``committed``,
+# which the sockets ask first; this serves the versions that arrive out of order. Kept
+# small: each snapshot is some forty objects for the garbage collector to walk, and a
+# thousand of them made full collections visibly longer.
+DECODED_VERSIONS = 64
+decoded: caches.Cache[tuple[str, int], Snapshot] = caches.lru(
+    "snapshots decoded from other processes", maxsize=DECODED_VERSIONS
+)
 
 
-def _decoded(code: str, event: dict) -> Snapshot:
+def snapshot_of(code: str, event: dict) -> Snapshot:
     """The event's snapshot, decoded once per version for all the sockets of this process."""
     key = (code, event["version"])
-    snapshot = _decoded_cache.get(key)
+    snapshot = decoded.get(key)
     if snapshot is None:
-        snapshot = _decoded_cache[key] = Snapshot.from_wire(event["snapshot"])
-        if len(_decoded_cache) > DECODED_CACHE_SIZE:
-            _decoded_cache.popitem(last=False)
+        snapshot = decoded.setdefault(key, Snapshot.from_wire(event["snapshot"]))
         rendering.adopt(snapshot, event.get("boards", {}))
-        services.committed_elsewhere(snapshot)
+        committed.remember(snapshot)  # a move made against it here need not read it back
     return snapshot
 
 
@@ -116,8 +115,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="There is no game with that link.")
             return
-        await database_sync_to_async(autoplay.resume)(self.code)
-        ensure_heartbeat()
+        jobs.ensure_running()
         await self.push_full(snapshot)
         await self.update_presence(snapshot)
 
@@ -158,9 +156,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = event["version"]
         if version <= self.version or version in self.pending:
             return  # already shown: a duplicate or an old message
-        self.pending[version] = services.committed_snapshot(self.code, version) or _decoded(
-            self.code, event
-        )
+        self.pending[version] = committed.at(self.code, version) or snapshot_of(self.code, event)
         await self.flush_in_order()
         if self.pending and self.gap_timer is None:
             # A version is missing: wait a moment for it, then resynchronise.
@@ -216,28 +212,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:
-    services.presence_open(server_id=SERVER_ID, code=code, channel_name=channel_name, seat=seat)
-
-
-_heartbeats: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
-
-
-def ensure_heartbeat() -> None:
-    """Keep this process's presence rows alive while it runs (one task per event loop)."""
-    interval = settings.PRESENCE_HEARTBEAT_SECONDS
-    loop = asyncio.get_running_loop()
-    if not interval or loop in _heartbeats:
-        return
-
-    async def beat() -> None:
-        while True:
-            try:
-                await database_sync_to_async(services.server_heartbeat)(SERVER_ID)
-            except Exception:  # a passing database hiccup must not stop the heartbeat
-                logger.exception("presence heartbeat failed")
-            await asyncio.sleep(interval)
-
-    _heartbeats[loop] = loop.create_task(beat())
+    services.presence_open(
+        server_id=jobs.SERVER_ID, code=code, channel_name=channel_name, seat=seat
+    )
 
 
 def _notice(text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from .rules import (
     DICE_COUNT,
@@ -28,6 +28,8 @@ ROLLS_PER_TURN = 3
 ROUNDS = len(Category)
 MAX_SEATS = 8
 NO_HOLDS = (False,) * DICE_COUNT
+# What a game stores of the table beside its players' cards (see ``GameState.to_dict``).
+TABLE_KEYS = ("rolloff", "starter", "turn_number", "dice", "held", "rolls_left")
 
 
 class DiceSource(Protocol):
@@ -146,6 +148,9 @@ class GameState:
 
     # -- persistence -----------------------------------------------------------
     def to_dict(self) -> dict[str, object]:
+        """The one serialisation of a game state: JSON types only; ``from_dict`` reads it.
+
+        A stored game keeps ``cards`` on its seats and the ``TABLE_KEYS`` on its row."""
         return {
             "rules": self.rules.to_dict(),
             "cards": [card.to_dict() for card in self.cards],
@@ -158,21 +163,20 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> GameState:
-        rules = Rules.from_dict(data["rules"])  # type: ignore[arg-type]
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        rules = Rules.from_dict(data["rules"])
         dice = data.get("dice")
         return cls(
             rules=rules,
-            cards=tuple(Scorecard.from_dict(c, rules) for c in data["cards"]),  # type: ignore[union-attr]
+            cards=tuple(Scorecard.from_dict(c, rules) for c in data["cards"]),
             rolloff=tuple(
-                RollOffRound(tuple((int(seat), tuple(d)) for seat, d in r))
-                for r in data["rolloff"]  # type: ignore[union-attr]
+                RollOffRound(tuple((int(seat), tuple(d)) for seat, d in r)) for r in data["rolloff"]
             ),
-            starter=int(data["starter"]),  # type: ignore[arg-type]
-            turn_number=int(data["turn_number"]),  # type: ignore[arg-type]
-            dice=tuple(dice) if dice is not None else None,  # type: ignore[arg-type]
-            held=tuple(bool(h) for h in data["held"]),  # type: ignore[union-attr]
-            rolls_left=int(data["rolls_left"]),  # type: ignore[arg-type]
+            starter=int(data["starter"]),
+            turn_number=int(data["turn_number"]),
+            dice=tuple(dice) if dice is not None else None,
+            held=tuple(bool(h) for h in data["held"]),
+            rolls_left=int(data["rolls_left"]),
         )
 
 

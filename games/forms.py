@@ -35,10 +35,6 @@ class GameCreateForm(forms.Form):
     name = forms.CharField(label="Your display name", max_length=40, required=False)
 
 
-class GuestNameForm(forms.Form):
-    name = forms.CharField(label="Your display name", max_length=40, strip=True)
-
-
 class VersionForm(forms.Form):
     """Every action names the version of the table it was made against."""
 
@@ -97,5 +93,5 @@ class RemoveBotForm(VersionForm):
 
 
 class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         fields = ("username",)

@@ -3,19 +3,16 @@ scorecard) and an append-only Move log. Converts to and from the engine's state.
 
 from __future__ import annotations
 
-import copy
-import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
-from functools import cached_property
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from .engine import NO_HOLDS, GameState, RollOffRound
-from .rules import Rules, Scorecard
+from .engine import NO_HOLDS, TABLE_KEYS, GameState
+from .rules import Rules
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
 CODE_LENGTH = 10
@@ -42,6 +39,10 @@ class Player:
         if self.user_id is not None:
             return game.host_user_id == self.user_id
         return bool(self.guest) and not game.host_user_id and game.host_guest == self.guest
+
+
+def no_holds() -> list[bool]:
+    return list(NO_HOLDS)
 
 
 def new_game_code() -> str:
@@ -76,8 +77,8 @@ class Game(models.Model):
     rolloff = models.JSONField(default=list, blank=True)
     starter = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_number = models.PositiveSmallIntegerField(default=0)
-    dice = models.CharField(max_length=5, blank=True)  # "" before the turn's first roll
-    held = models.CharField(max_length=5, default="00000")
+    dice = models.JSONField(null=True, blank=True)  # None before the turn's first roll
+    held = models.JSONField(default=no_holds)
     rolls_left = models.PositiveSmallIntegerField(default=3)
 
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
@@ -102,29 +103,17 @@ class Game(models.Model):
         return Rules(upper_first=self.upper_first)
 
     def engine_state(self, seats: list[Seat]) -> GameState:
-        """The engine's view of this started game; ``seats`` ordered by position."""
-        rules = self.rules
-        return GameState(
-            rules=rules,
-            cards=tuple(Scorecard.from_dict(seat.scorecard, rules) for seat in seats),
-            rolloff=tuple(
-                RollOffRound(tuple((int(s), tuple(d)) for s, d in r)) for r in self.rolloff
-            ),
-            starter=self.starter or 0,
-            turn_number=self.turn_number,
-            dice=tuple(int(d) for d in self.dice) if self.dice else None,
-            held=tuple(h == "1" for h in self.held) if self.dice else NO_HOLDS,
-            rolls_left=self.rolls_left,
-        )
+        """The engine's view of this started game; ``seats`` ordered by position. The row
+        holds the engine's own serialisation of the table, the seats that of the cards."""
+        table = {key: getattr(self, key) for key in TABLE_KEYS}
+        cards = [seat.scorecard for seat in seats]
+        return GameState.from_dict({"rules": self.rules.to_dict(), "cards": cards, **table})
 
     def store_turn(self, state: GameState) -> None:
-        """Copy the engine's turn fields onto this row (the caller saves)."""
-        self.rolloff = [[[seat, list(dice)] for seat, dice in r.rolls] for r in state.rolloff]
-        self.starter = state.starter
-        self.turn_number = state.turn_number
-        self.dice = "".join(map(str, state.dice)) if state.dice else ""
-        self.held = "".join("1" if h else "0" for h in state.held)
-        self.rolls_left = state.rolls_left
+        """Copy the engine's table fields onto this row (the caller saves)."""
+        data = state.to_dict()
+        for key in TABLE_KEYS:
+            setattr(self, key, data[key])
 
 
 class BotLevel(models.TextChoices):
@@ -137,6 +126,15 @@ class BotLevel(models.TextChoices):
     @property
     def policy(self) -> str:
         return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+
+    @property
+    def description(self) -> str:
+        """How this computer player plays, in a few words."""
+        return {
+            "coach": "plays perfectly",
+            "casual": "strong, sometimes slips",
+            "beginner": "grabs the most points now",
+        }[self.value]
 
 
 class Seat(models.Model):
@@ -175,9 +173,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.game.code}#{self.position}"
-
-    def card(self, rules: Rules) -> Scorecard:
-        return Scorecard.from_dict(self.scorecard, rules)
 
     @property
     def is_bot(self) -> bool:
@@ -219,103 +214,6 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code} v{self.version} {self.kind}"
-
-
-GAME_WIRE_FIELDS = (
-    "id",
-    "code",
-    "status",
-    "seat_count",
-    "upper_first",
-    "is_public",
-    "coach_hints",
-    "review",
-    "version",
-    "host_user_id",
-    "host_guest",
-    "rolloff",
-    "starter",
-    "turn_number",
-    "dice",
-    "held",
-    "rolls_left",
-)
-SEAT_WIRE_FIELDS = (
-    "id",
-    "position",
-    "user_id",
-    "guest",
-    "bot",
-    "name",
-    "scorecard",
-    "total",
-    "yahtzees",
-    "place",
-    "mean_loss",
-)
-
-
-@dataclass
-class Snapshot:
-    """A game and its seats as they stood at one version, with no database behind it.
-
-    Taken inside the transaction that made the change and sent over the channel layer, so
-    every open page renders exactly that version without a query of its own.
-    """
-
-    game: Game
-    seats: list[Seat] = field(default_factory=list)
-    rematch_code: str | None = None
-
-    @cached_property
-    def state(self) -> GameState | None:
-        """The engine's state at this version (None in the lobby), worked out once."""
-        if self.game.status == Game.Status.LOBBY:
-            return None
-        return self.game.engine_state(self.seats)
-
-    @classmethod
-    def of(cls, game: Game, seats: list[Seat] | None = None) -> Snapshot:
-        if seats is None:
-            seats = list(game.seats.order_by("position"))
-        rematch = None
-        if game.status == Game.Status.FINISHED:  # only a finished game has a rematch
-            rematch = Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
-        # Copies: the caller may go on changing its own instances after the snapshot is taken.
-        return cls(
-            game=copy.copy(game),
-            seats=[copy.copy(seat) for seat in sorted(seats, key=lambda s: s.position)],
-            rematch_code=rematch,
-        )
-
-    @classmethod
-    def load(cls, code: str) -> Snapshot | None:
-        game = Game.objects.filter(code=code).first()
-        return cls.of(game) if game is not None else None
-
-    def to_wire(self) -> str:
-        """This snapshot as one JSON string: a channel layer copies or packs a string
-        without walking it, once per socket in the room."""
-        return json.dumps(
-            {
-                "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
-                "seats": [
-                    {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
-                ],
-                "rematch_code": self.rematch_code,
-            },
-            separators=(",", ":"),
-        )
-
-    @classmethod
-    def from_wire(cls, wire: str) -> Snapshot:
-        data = json.loads(wire)
-        game = Game(**data["game"])
-        return cls(
-            game=game,
-            seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],
-            rematch_code=data["rematch_code"],
-        )
 
 
 class LiveServer(models.Model):

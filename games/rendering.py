@@ -4,28 +4,21 @@ A page, an htmx swap and a websocket push all use the same ``{% partialdef %}``
 fragments of ``templates/games/room.html``. What differs between people at a table is
 small (whose turn it is, hosting, having a seat), so the board is rendered once per
 (game, version, viewpoint) in this process and reused for every socket and response.
+A shared board takes everything it shows from its view model (``g``): never from a
+request or a user, which belong to one viewer only.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django.template.loader import render_to_string
 
-from . import selectors
-from .models import Game, Player, Seat, Snapshot
+from . import caches, selectors
+from .models import Game, Player, Seat
+from .snapshots import Snapshot
 
-CACHE_SIZE = 2048
-_cache: OrderedDict[tuple[str, int, str], str] = OrderedDict()
-_lock = threading.Lock()
-
-
-class _UserFlag:
-    """Stands in for ``request.user`` in shared renders (only authentication matters)."""
-
-    def __init__(self, authenticated: bool) -> None:
-        self.is_authenticated = authenticated
+boards: caches.Cache[tuple[str, int, str], str] = caches.lru(
+    "room boards by game, version and viewpoint", maxsize=2048
+)
 
 
 def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
@@ -33,11 +26,14 @@ def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     game = snapshot.game
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
+        assert snapshot.state is not None
         on_turn = seat is not None and seat == snapshot.state.current_seat
         return f"playing:{'on-turn' if on_turn else 'watching'}"
     if game.status == Game.Status.FINISHED:
         return f"finished:{'seated' if seat is not None else 'watching'}"
-    return f"lobby:{seat}:{viewer.hosts(game)}:{viewer.user_id is not None}"
+    # In the lobby a guest's board offers their own name to sit down with.
+    account = viewer.user_id is not None
+    return f"lobby:{seat}:{viewer.hosts(game)}:{account}:{'' if account else viewer.name}"
 
 
 def _owner(seat: Seat) -> Player:
@@ -49,6 +45,7 @@ def _everyday_viewers(snapshot: Snapshot) -> list[Player]:
     game, seats = snapshot.game, snapshot.seats
     viewers = [Player("")]  # anyone not on turn: the other players and the watchers
     if game.status == Game.Status.PLAYING:
+        assert snapshot.state is not None and snapshot.state.current_seat is not None
         on_turn = seats[snapshot.state.current_seat]
         if not on_turn.bot:
             viewers.append(_owner(on_turn))
@@ -68,47 +65,31 @@ def prerender(snapshot: Snapshot) -> dict[str, str]:
     }
 
 
-def adopt(snapshot: Snapshot, boards: dict[str, str]) -> None:
+def adopt(snapshot: Snapshot, rendered: dict[str, str]) -> None:
     """Boards rendered by the process that made the change, for this process's sockets."""
     code, version = snapshot.game.code, snapshot.game.version
-    with _lock:
-        for point, html in boards.items():
-            _cache.setdefault((code, version, point), html)
+    for point, html in rendered.items():
+        boards.setdefault((code, version, point), html)
 
 
 def live_board(snapshot: Snapshot, viewer: Player) -> str:
-    """The board and the screen-reader announcement for ``viewer``, as pushed and swapped.
-
-    Forms carry no CSRF field here: htmx sends the token in a header on every request.
-    """
+    """The board and the screen-reader announcement for ``viewer``, as pushed and swapped."""
     key = (snapshot.game.code, snapshot.game.version, viewpoint(snapshot, viewer))
-    with _lock:
-        html = _cache.get(key)
+    html = boards.get(key)
     if html is None:
         view = selectors.snapshot_view(snapshot, viewer)
-        context = {
-            "g": view,
-            "user": _UserFlag(viewer.user_id is not None),
-        }
-        html = render_to_string("games/room.html#live", context)
-        with _lock:
-            _cache[key] = html
-            if len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
+        html = boards.setdefault(key, render_to_string("games/room.html#live", {"g": view}))
     return html
 
 
-_markers: dict[int | None, str] = {}
+@caches.memoize("seat markers by position", maxsize=16)
+def _marker(position: int | None) -> str:
+    return render_to_string("games/room.html#me", {"position": position})
 
 
 def seat_marker(snapshot: Snapshot, viewer: Player) -> str:
     """The one viewer-specific element: which seat (if any) is this viewer's."""
-    you = next((s for s in snapshot.seats if viewer.owns(s)), None)
-    position = you.position if you else None
-    html = _markers.get(position)
-    if html is None:
-        html = _markers[position] = render_to_string("games/room.html#me", {"g": {"you": you}})
-    return html
+    return _marker(next((s.position for s in snapshot.seats if viewer.owns(s)), None))
 
 
 def remember(snapshot: Snapshot) -> None:

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 DICE_COUNT = 5
 FACES = range(1, 7)
@@ -149,8 +150,9 @@ def box_points(category: Category, dice: Sequence[int]) -> int:
     """What ``dice`` score in ``category`` by the printed rules, without the Joker."""
     counts = Counter(dice)
     most = max(counts.values())
-    if category.is_upper:
-        return category.face * counts[category.face]
+    face = category.face
+    if face is not None:
+        return face * counts[face]
     if category is Category.THREE_OF_A_KIND:
         return sum(dice) if most >= 3 else 0
     if category is Category.FOUR_OF_A_KIND:
@@ -262,13 +264,13 @@ class Scorecard:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object], rules: Rules | None = None) -> Scorecard:
+    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> Scorecard:
         filled = data.get("boxes", {})
         assert isinstance(filled, Mapping)
         return cls(
             rules=rules or Rules(),
             boxes=tuple(filled.get(c.value) for c in CATEGORIES),
-            yahtzee_bonus_count=int(data.get("yahtzee_bonus_count", 0)),  # type: ignore[arg-type]
+            yahtzee_bonus_count=int(data.get("yahtzee_bonus_count", 0)),
         )
 
 

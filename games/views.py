@@ -21,8 +21,9 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
-from . import autoplay, rendering, selectors, services
+from . import rendering, selectors, services
 from .forms import (
     AddBotForm,
     GameCreateForm,
@@ -33,9 +34,28 @@ from .forms import (
     SignupForm,
     VersionForm,
 )
-from .models import Game, Seat, Snapshot
+from .models import Game, Player, Seat
 from .rules import Rules
-from .services import GameError, GameNotFound, Player
+from .services import GameError, GameNotFound, NotAllowed, StaleAction
+from .snapshots import Snapshot
+
+# The HTTP status of each kind of refusal (services know nothing of HTTP).
+STATUS_OF_ERROR: dict[type[GameError], int] = {
+    GameNotFound: 404,
+    NotAllowed: 403,
+    StaleAction: 409,
+}
+
+
+def status_of(error: GameError) -> int:
+    """The status a refusal is answered with: its kind's, else 400 (a bad request)."""
+    return next((STATUS_OF_ERROR[c] for c in type(error).__mro__ if c in STATUS_OF_ERROR), 400)
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it."""
+
+    htmx: HtmxDetails
 
 
 def player_for(request: HttpRequest) -> Player:
@@ -65,7 +85,7 @@ def _form_error(form: django_forms.Form) -> str:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     player = player_for(request)
     return render(
         request,
@@ -80,7 +100,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def game_create(request: HttpRequest) -> HttpResponse:
+def game_create(request: HtmxHttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST)
     if form.is_valid():
         player = _remember_guest(request, form.cleaned_data["name"])
@@ -94,7 +114,7 @@ def game_create(request: HttpRequest) -> HttpResponse:
             )
         except GameError as error:
             form.add_error(None, str(error))
-            status = error.status
+            status = status_of(error)
         else:
             return redirect(game)
     else:
@@ -120,15 +140,15 @@ def _game_or_404(code: str) -> Game:
     return game
 
 
-def _snapshot_or_404(code: str) -> Snapshot:
-    snapshot = selectors.load_snapshot(code)
+def _snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
+    snapshot = selectors.load_snapshot(code, version)
     if snapshot is None:
         raise Http404("There is no game with that link.")
     return snapshot
 
 
 def render_game(
-    request: HttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
+    request: HtmxHttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     viewer = player_for(request)
     if request.htmx:
@@ -144,23 +164,21 @@ def render_game(
 
 
 @require_GET
-def game_detail(request: HttpRequest, code: str) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.user.is_authenticated:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    snapshot = _snapshot_or_404(code)
-    autoplay.resume(code)  # a computer player's turn left pending by a restart
-    return render_game(request, snapshot)
+    return render_game(request, _snapshot_or_404(code))
 
 
 @require_GET
-def game_state(request: HttpRequest, code: str) -> JsonResponse:
+def game_state(request: HtmxHttpRequest, code: str) -> JsonResponse:
     return JsonResponse(selectors.state_json(_game_or_404(code)))
 
 
 def _act(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     code: str,
     form_class: type[VersionForm],
     service: Callable[..., Game | Seat],
@@ -183,17 +201,18 @@ def _act(
     except GameNotFound:
         raise Http404("There is no game with that link.") from None
     except GameError as error:
-        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
+        return render_game(
+            request, _snapshot_or_404(code), error=str(error), status=status_of(error)
+        )
     if not request.htmx:
         return redirect("game", code=code)
     version = (changed if isinstance(changed, Game) else changed.game).version
     # The snapshot this change was announced with, if this process heard it; else reload.
-    snapshot = services.committed_snapshot(code, version) or _snapshot_or_404(code)
-    return render_game(request, snapshot)
+    return render_game(request, _snapshot_or_404(code, version))
 
 
 @require_POST
-def game_join(request: HttpRequest, code: str) -> HttpResponse:
+def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def joining(form: JoinForm) -> Player:
         known = player_for(request)
         if not known.is_known or (known.guest and form.cleaned_data.get("name")):
@@ -204,7 +223,7 @@ def game_join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
+def game_add_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request,
         code,
@@ -215,7 +234,7 @@ def game_add_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
+def game_remove_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request,
         code,
@@ -226,40 +245,42 @@ def game_remove_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def game_leave(request: HttpRequest, code: str) -> HttpResponse:
+def game_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_leave)
 
 
 @require_POST
-def game_start(request: HttpRequest, code: str) -> HttpResponse:
+def game_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.game_start)
 
 
 @require_POST
-def turn_roll(request: HttpRequest, code: str) -> HttpResponse:
+def turn_roll(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, VersionForm, services.turn_roll)
 
 
 @require_POST
-def turn_keep(request: HttpRequest, code: str) -> HttpResponse:
+def turn_keep(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(request, code, KeepForm, services.turn_keep, lambda f: {"held": f.held_flags()})
 
 
 @require_POST
-def turn_score(request: HttpRequest, code: str) -> HttpResponse:
+def turn_score(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _act(
         request, code, ScoreForm, services.turn_score, lambda f: {"category": f.category_value()}
     )
 
 
 @require_POST
-def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
+def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         new = services.game_rematch(code=code, player=player_for(request))
     except GameNotFound:
         raise Http404("There is no game with that link.") from None
     except GameError as error:
-        return render_game(request, _snapshot_or_404(code), error=str(error), status=error.status)
+        return render_game(
+            request, _snapshot_or_404(code), error=str(error), status=status_of(error)
+        )
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = new.get_absolute_url()
@@ -268,7 +289,7 @@ def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def history(request: HttpRequest, username: str) -> HttpResponse:
+def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:
         raise Http404("No player by that name.")
@@ -286,7 +307,7 @@ class LoginView(auth_views.LoginView):
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():

@@ -1,6 +1,6 @@
 """Shared fixtures and small factories for the web game's tests.
 
-Dice: ``dice`` puts a seeded ``random.Random`` in ``games.services.dice_source``;
+Dice: ``dice`` puts a seeded ``random.Random`` in ``games.services.dice.source``;
 ``loaded_dice`` puts a :class:`ScriptedDice` there so a test can say exactly what is rolled.
 """
 
@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
-from games import engine, services
+from games import caches, engine, services
 from games.models import Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
 from games.services import Player
@@ -68,6 +68,24 @@ def version_of(source: Game | HttpResponse) -> int:
     return int(match.group(1))
 
 
+def dice_of(game: Game) -> str:
+    """The dice on the table, as the tests write them ("31456"; "" before a roll)."""
+    return "".join(map(str, game.dice or ()))
+
+
+def held_of(game: Game) -> str:
+    """Which dice are kept, as the tests write them ("01100")."""
+    return "".join("1" if h else "0" for h in game.held)
+
+
+def board_view(game: Game, viewer: Player) -> Any:
+    """The board's view model of ``game`` as it stands now, for ``viewer``."""
+    from games import selectors
+    from games.snapshots import Snapshot
+
+    return selectors.snapshot_view(Snapshot.of(game), viewer)
+
+
 def snapshot(game: Game) -> dict[str, object]:
     """Everything an action could change about a game: its row, its seats, its move log."""
     row = Game.objects.filter(pk=game.pk).values().get()
@@ -106,11 +124,12 @@ def no_presence_heartbeat(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def fresh_committed_versions() -> Iterator[None]:
-    """Each test starts with no game remembered as committed by this process."""
-    services._committed.clear()
+def fresh_caches() -> Iterator[None]:
+    """Each test starts with every in-process cache empty (no game remembered as
+    committed, no board or fragment rendered)."""
+    caches.clear_all()
     yield
-    services._committed.clear()
+    caches.clear_all()
 
 
 @pytest.fixture(scope="session")
@@ -131,7 +150,7 @@ def coach_advisor() -> Any:
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """The server's dice come from a seeded generator for this test."""
     rng = random.Random(DICE_SEED)
-    monkeypatch.setattr(services, "dice_source", rng)
+    monkeypatch.setattr(services.dice, "source", rng)
     return rng
 
 
@@ -139,7 +158,7 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
 def loaded_dice(monkeypatch: pytest.MonkeyPatch) -> ScriptedDice:
     """The server's dice show exactly the faces the test loads: ``loaded_dice.load("66612")``."""
     source = ScriptedDice()
-    monkeypatch.setattr(services, "dice_source", source)
+    monkeypatch.setattr(services.dice, "source", source)
     return source
 
 

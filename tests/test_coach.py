@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from games import autoplay, selectors, services
+from games import autoplay, jobs, selectors, services
 from games.models import BotLevel, Game, Move, Seat
-from games.rules import Category, Rules
+from games.rules import Category, Rules, Scorecard
 from games.services import GameError, NotAllowed, Player
 from games.strategy.review import LoggedMove, review_game
-from tests.conftest import HTMX, ScriptedDice, player_of, version_of
+from tests.conftest import HTMX, ScriptedDice, board_view, player_of, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -122,8 +122,8 @@ def play_game_as(person: Player, game: Game) -> Game:
         assert not seat.bot, "a computer player left its turn unplayed"
         services.turn_roll(code=game.code, player=person, version=version_of(game))
         game.refresh_from_db()
-        card = seat.card(game.rules)
-        box = selectors.snapshot_view(selectors.snapshot(game), person).seats[seat.position]
+        card = Scorecard.from_dict(seat.scorecard, game.rules)
+        box = board_view(game, person).seats[seat.position]
         category = next(c for c in Category if box.boxes[c].option is not None)
         assert card[category] is None
         services.turn_score(
@@ -143,7 +143,7 @@ def test_a_game_against_three_computer_players_is_played_to_the_end(alice, dice,
 
     seats = list(game.seats.order_by("position"))
     assert game.status == Game.Status.FINISHED
-    assert all(seat.card(game.rules).is_complete for seat in seats)
+    assert all(Scorecard.from_dict(seat.scorecard, game.rules).is_complete for seat in seats)
     bot_moves = Move.objects.filter(game=game, seat__in=[1, 2, 3])
     assert bot_moves.filter(kind=Move.Kind.SCORE).count() == 39
     # The coach plays perfectly, so it never rolls a turn away by keeping all five dice.
@@ -163,14 +163,14 @@ def test_a_computer_turn_left_pending_by_a_restart_is_resumed(
     add_bot(game, host, BotLevel.CASUAL)
     with monkeypatch.context() as server_stopping:
         # The start commits but nobody hears of it, as if the server stopped right after.
-        server_stopping.setattr(services, "_listeners", [])
+        server_stopping.setattr(services.writes, "listeners", [])
         services.game_start(
             code=game.code, player=host, version=version_of(game), rng=ScriptedDice("1111166666")
         )
     assert current_seat(game).bot == "casual"
     before = version_of(game)
 
-    autoplay.resume(game.code)
+    jobs.sweep()  # the process's periodic look for automatic work nobody is doing
 
     assert version_of(game) > before
     assert current_seat(game).name == "alice"
@@ -181,7 +181,7 @@ def test_a_computer_player_waits_while_the_coach_warms_up(alice, dice, monkeypat
     scheduled = []
     monkeypatch.setattr(autoplay, "advisor_if_ready", lambda *args: None)
     monkeypatch.setattr(
-        autoplay, "_schedule", lambda code, version, job, delay: scheduled.append(delay)
+        autoplay, "schedule", lambda code, version, job, delay: scheduled.append(delay)
     )
     host = player_of(alice)
     game = services.game_create(player=host, seat_count=2)
@@ -191,7 +191,7 @@ def test_a_computer_player_waits_while_the_coach_warms_up(alice, dice, monkeypat
     )
     before = version_of(game)
 
-    autoplay._bot_acts(game.code, before)
+    autoplay.bot_acts(game.code, before)
 
     assert version_of(game) == before  # nothing played without the table
     assert scheduled == [autoplay.WARMUP_RETRY_SECONDS]
@@ -241,7 +241,7 @@ def test_hints_say_when_holding_the_best_keep_and_rank_the_boxes(alice, coach_ad
     )
     game.refresh_from_db()
 
-    view = selectors.game_view(game, person)
+    view = board_view(game, person)
 
     assert view.hints.keep_cost == pytest.approx(0, abs=1e-9)
     losses = {c: hint.loss for c, hint in view.hints.boxes.items()}
@@ -262,19 +262,19 @@ def test_hints_stay_hidden_from_other_players_and_when_off(alice, bob, coach_adv
     services.turn_roll(code=game.code, player=player_of(alice), version=version_of(game))
     game.refresh_from_db()
 
-    assert selectors.game_view(game, player_of(alice)).hints.ready
-    assert selectors.game_view(game, player_of(bob)).hints is None
+    assert board_view(game, player_of(alice)).hints.ready
+    assert board_view(game, player_of(bob)).hints is None
     game.coach_hints = False
-    assert selectors.game_view(game, player_of(alice)).hints is None
+    assert board_view(game, player_of(alice)).hints is None
 
 
 def test_hints_show_the_coach_warming_up_until_the_table_is_ready(alice, monkeypatch, dice):
-    monkeypatch.setattr(selectors, "advisor_if_ready", lambda *args: None)
+    monkeypatch.setattr(selectors.coach, "loaded_advisor", lambda *args: None)
     game = solo(alice)
     services.turn_roll(code=game.code, player=player_of(alice), version=version_of(game))
     game.refresh_from_db()
 
-    view = selectors.game_view(game, player_of(alice))
+    view = board_view(game, player_of(alice))
 
     assert view.hints is not None and not view.hints.ready
 

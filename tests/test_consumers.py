@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.broadcast import group_name
+from games.committed import committed
 from games.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
 from games.models import Connection, Game
 from games.routing import websocket_urlpatterns
+from games.rules import Category
 from games.services import Player
 from yahtzee_site.asgi import application
 
@@ -119,7 +121,7 @@ def on_turn(game: Game, ann: Player, bea: Player) -> Player:
 
 
 async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
-    monkeypatch.setattr(services, "dice_source", random.Random(7))
+    monkeypatch.setattr(services.dice, "source", random.Random(7))
     host = await make_user("ann")
     game = await two_player_game(host)
     ann, bea = Player("ann", user_id=host.pk), Player("Bea", guest="guest-token-1")
@@ -128,7 +130,7 @@ async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
         assert version_of(await receive_board(page)) == game.version
     game = await act(services.game_start, code=game.code, player=ann, version=game.version)
     expected = [game.version]
-    for category in (services.Category.CHANCE, services.Category.SIXES):
+    for category in (Category.CHANCE, Category.SIXES):
         player = on_turn(game, ann, bea)
         game = await act(services.turn_roll, code=game.code, player=player, version=game.version)
         expected.append(game.version)
@@ -150,9 +152,9 @@ async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
 async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
     from channels.layers import get_channel_layer
 
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
-    monkeypatch.setattr(services, "_listeners", [])  # the test delivers the versions itself
+    monkeypatch.setattr(services.writes, "listeners", [])  # the test delivers the versions itself
     host = await make_user("ann")
     game = await two_player_game(host)
     page = await connect(game.code)
@@ -182,26 +184,25 @@ async def test_a_process_keeps_only_the_last_few_versions_it_decoded(monkeypatch
     """Versions heard from other processes are decoded once for all the process's pages,
     and only the last few are kept: a long evening of play piles up no old snapshots."""
     from games import consumers
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
-    monkeypatch.setattr(consumers, "_decoded_cache", consumers.OrderedDict())
     host = await make_user("ann")
     game = await two_player_game(host)
     wire = (await database_sync_to_async(Snapshot.load)(game.code)).to_wire()
-    first = consumers._decoded(game.code, {"version": 1, "snapshot": wire})
-    assert consumers._decoded(game.code, {"version": 1, "snapshot": wire}) is first
+    first = consumers.snapshot_of(game.code, {"version": 1, "snapshot": wire})
+    assert consumers.snapshot_of(game.code, {"version": 1, "snapshot": wire}) is first
     for version in range(2, 500):
-        consumers._decoded(game.code, {"version": version, "snapshot": wire})
-    assert len(consumers._decoded_cache) == consumers.DECODED_CACHE_SIZE
-    assert consumers._decoded(game.code, {"version": 1, "snapshot": wire}) is not first
+        consumers.snapshot_of(game.code, {"version": version, "snapshot": wire})
+    assert len(consumers.decoded) == consumers.DECODED_VERSIONS
+    assert consumers.snapshot_of(game.code, {"version": 1, "snapshot": wire}) is not first
 
 
 async def test_a_version_another_process_announced_is_kept_for_the_next_move(monkeypatch):
     from channels.layers import get_channel_layer
 
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
-    monkeypatch.setattr(services, "_listeners", [])  # made "elsewhere": this process hears it
+    monkeypatch.setattr(services.writes, "listeners", [])  # made "elsewhere": this process hears it
     host = await make_user("ann")
     game = await two_player_game(host)
     page = await connect(game.code)
@@ -209,14 +210,14 @@ async def test_a_version_another_process_announced_is_kept_for_the_next_move(mon
     ann = Player("ann", user_id=host.pk)
     started = await act(services.game_start, code=game.code, player=ann, version=game.version)
     announced = await database_sync_to_async(Snapshot.load)(game.code)
-    assert services.committed_snapshot(game.code, started.version) is None
+    assert committed.at(game.code, started.version) is None
     await get_channel_layer().group_send(
         group_name(game.code),
         {"type": "game.changed", "version": started.version, "snapshot": announced.to_wire()},
     )
     assert version_of(await receive_board(page)) == started.version
 
-    kept = services.committed_snapshot(game.code, started.version)
+    kept = committed.at(game.code, started.version)
     assert kept is not None
     assert [(s.id, s.scorecard, s.total) for s in kept.seats] == [
         (s.id, s.scorecard, s.total) for s in announced.seats
@@ -225,7 +226,7 @@ async def test_a_version_another_process_announced_is_kept_for_the_next_move(mon
 
 
 async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
-    monkeypatch.setattr(services, "dice_source", random.Random(11))
+    monkeypatch.setattr(services.dice, "source", random.Random(11))
     host = await make_user("ann")
     game = await two_player_game(host)
     page = await connect(game.code)
@@ -245,7 +246,7 @@ async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
 async def test_a_move_made_while_a_page_opens_reaches_it(monkeypatch):
     """The page joins its room before reading the table: a move committed just after that
     read is still pushed to it, at once (not after a gap and a resynchronisation)."""
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
     host = await make_user("ann")
     game = await two_player_game(host)
@@ -269,7 +270,7 @@ async def test_a_move_made_while_a_page_opens_reaches_it(monkeypatch):
 
 
 async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch):
-    monkeypatch.setattr(services, "dice_source", random.Random(3))
+    monkeypatch.setattr(services.dice, "source", random.Random(3))
     host = await make_user("ann")
     game = await two_player_game(host)
     ann = Player("ann", user_id=host.pk)
@@ -282,7 +283,7 @@ async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch
             code=game.code,
             player=bea,
             version=game.version,
-            category=services.Category.CHANCE,
+            category=Category.CHANCE,
         )
     host_page = await connect(game.code, user=host)
     spectator = await connect(game.code)

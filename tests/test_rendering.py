@@ -9,19 +9,16 @@ from collections import Counter
 
 import pytest
 
-from games import rendering, rules, selectors, services
-from games.models import Player, Snapshot
-from games.templatetags import room
+from games import caches, rendering, rules, services
+from games.models import Player
+from games.snapshots import Snapshot
 from tests.conftest import version_of
 
 pytestmark = pytest.mark.django_db
 
 
 def forget_every_fragment() -> None:
-    for memo in (room._fragment, room._score_row, room._score_cell, room._die_face):
-        memo.cache_clear()
-    selectors._boxes.cache_clear()
-    rendering._cache.clear()
+    caches.clear_all()
 
 
 def play_a_whole_game(game, players, rng) -> None:
@@ -51,7 +48,7 @@ def test_every_board_of_a_game_matches_a_fresh_render(
     make_game, ann, ben, cat, monkeypatch, django_capture_on_commit_callbacks
 ):
     snapshots: list[Snapshot] = []
-    monkeypatch.setattr(services, "_listeners", [snapshots.append])
+    monkeypatch.setattr(services.writes, "listeners", [snapshots.append])
     with django_capture_on_commit_callbacks(execute=True):
         game = make_game(ann, ben, cat, start=True)
         play_a_whole_game(game, [ann, ben, cat], random.Random(7))

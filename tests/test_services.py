@@ -14,6 +14,7 @@ import secrets
 import pytest
 
 from games import engine, rules, services
+from games.committed import committed
 from games.engine import GameState, Keep, Roll, RollOffRound, Score
 from games.models import CODE_ALPHABET, Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
@@ -21,7 +22,9 @@ from games.services import GameError, GameNotFound, NotAllowed, Player, StaleAct
 from tests.conftest import (
     DICE_SEED,
     ScriptedDice,
+    dice_of,
     guest_player,
+    held_of,
     snapshot,
     version_of,
 )
@@ -76,7 +79,7 @@ def card_of(game: Game, position: int) -> Scorecard:
 
 
 def test_dice_come_from_the_operating_systems_generator_by_default():
-    assert isinstance(services.dice_source, secrets.SystemRandom)
+    assert isinstance(services.dice.source, secrets.SystemRandom)
 
 
 def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):
@@ -86,7 +89,7 @@ def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):
     services.turn_roll(code=duel.code, player=ann, version=version_of(duel))
 
     duel.refresh_from_db()
-    assert duel.dice == expected
+    assert dice_of(duel) == expected
 
 
 # -- create -------------------------------------------------------------------------------
@@ -290,7 +293,7 @@ def test_host_starts_with_fewer_players_than_seats(make_game, ann, ben):
     assert game.status == Game.Status.PLAYING
     assert game.seat_count == 2
     assert game.started_at is not None
-    assert (game.turn_number, game.dice, game.rolls_left) == (0, "", 3)
+    assert (game.turn_number, dice_of(game), game.rolls_left) == (0, "", 3)
 
 
 def test_a_solo_table_can_start(make_game, ann):
@@ -379,7 +382,9 @@ def heard(monkeypatch):
     """The versions announced to the live layer, in order."""
     versions: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        services, "_listeners", [lambda snap: versions.append((snap.game.code, snap.game.version))]
+        services.writes,
+        "listeners",
+        [lambda snap: versions.append((snap.game.code, snap.game.version))],
     )
     return versions
 
@@ -412,7 +417,7 @@ def test_a_roll_shows_five_dice_and_uses_one_of_three_rolls(duel, ann):
     roll(duel, ann, "31456")
 
     duel.refresh_from_db()
-    assert (duel.dice, duel.held, duel.rolls_left) == ("31456", "00000", 2)
+    assert (dice_of(duel), held_of(duel), duel.rolls_left) == ("31456", "00000", 2)
 
 
 def test_each_roll_is_logged_with_who_when_and_version(duel, ann, alice):
@@ -431,7 +436,7 @@ def test_kept_dice_stay_on_the_table_when_rolling_again(duel, ann):
     roll(duel, ann, "666")
 
     duel.refresh_from_db()
-    assert (duel.dice, duel.held, duel.rolls_left) == ("16366", "10100", 1)
+    assert (dice_of(duel), held_of(duel), duel.rolls_left) == ("16366", "10100", 1)
     keep_move = duel.moves.get(kind=Move.Kind.KEEP)
     assert (keep_move.dice, keep_move.held) == ("12345", "10100")
 
@@ -442,7 +447,7 @@ def test_keeping_does_not_use_a_roll(duel, ann):
     keep(duel, ann, "00011")
 
     duel.refresh_from_db()
-    assert (duel.held, duel.rolls_left) == ("00011", 2)
+    assert (held_of(duel), duel.rolls_left) == ("00011", 2)
 
 
 def test_scoring_fills_the_box_and_passes_the_turn(duel, ann):
@@ -452,7 +457,7 @@ def test_scoring_fills_the_box_and_passes_the_turn(duel, ann):
     duel.refresh_from_db()
     assert card_of(duel, 0)[C.FULL_HOUSE] == 25
     assert Seat.objects.get(game=duel, position=0).total == 25
-    assert (duel.turn_number, duel.dice, duel.held, duel.rolls_left) == (1, "", "00000", 3)
+    assert (duel.turn_number, dice_of(duel), held_of(duel), duel.rolls_left) == (1, "", "00000", 3)
     assert duel.engine_state(list(duel.seats.all())).current_seat == 1
     move = duel.moves.get(kind=Move.Kind.SCORE)
     assert (move.seat, move.category, move.points, move.dice) == (0, "full_house", 25, "22333")
@@ -466,7 +471,7 @@ def test_holds_do_not_carry_into_the_next_turn(duel, ann, ben):
     roll(duel, ben, "66666")
 
     duel.refresh_from_db()
-    assert (duel.dice, duel.held) == ("66666", "00000")
+    assert (dice_of(duel), held_of(duel)) == ("66666", "00000")
 
 
 def test_keeping_before_rolling_is_refused(duel, ann):
@@ -562,7 +567,7 @@ def test_the_same_roll_sent_twice_rolls_once(duel, ann):
         roll(duel, ann, "66666", version=version)
 
     assert duel.moves.filter(kind=Move.Kind.ROLL).count() == 1
-    assert Game.objects.get(pk=duel.pk).dice == "12345"
+    assert dice_of(Game.objects.get(pk=duel.pk)) == "12345"
 
 
 @pytest.mark.parametrize("act", ["keep", "score"])
@@ -659,8 +664,8 @@ def test_a_whole_game_played_from_committed_copies_ends_as_one_read_back_each_mo
     """Each move after the first starts from the version this process committed."""
     faces = lambda seat, turn: "66666" if seat == 0 else "11112"  # noqa: E731
     from_copies = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
-    assert services._committed[from_copies.code].game.version == from_copies.version
-    monkeypatch.setattr(services, "committed_snapshot", lambda code, version: None)
+    assert committed.at(from_copies.code, from_copies.version) is not None
+    monkeypatch.setattr(committed, "at", lambda code, version: None)
     read_back = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
 
     def outcome(game):
@@ -687,7 +692,7 @@ def test_a_move_from_the_version_just_committed_reads_neither_game_nor_seats(due
 
     assert [q["sql"] for q in queries if q["sql"].startswith("SELECT")] == []
     duel.refresh_from_db()
-    assert (duel.dice, duel.rolls_left) == ("66666", 1)
+    assert (dice_of(duel), duel.rolls_left) == ("66666", 1)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -697,7 +702,7 @@ def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_cha
     roll(duel, ann, "12345")
     seen = version_of(duel)
     with monkeypatch.context() as elsewhere:  # another process: this one never hears of it
-        elsewhere.setattr(services, "_listeners", [])
+        elsewhere.setattr(services.writes, "listeners", [])
         keep(duel, ann, "11000")
     before = snapshot(duel)
     moves = duel.moves.count()
@@ -705,7 +710,7 @@ def test_a_committed_copy_outdated_by_another_process_is_refused_and_nothing_cha
     with pytest.raises(StaleAction):
         roll(duel, ann, "66666", version=seen)  # a click made on the older table
 
-    assert services._committed[duel.code].game.version == seen
+    assert committed.at(duel.code, seen) is not None
     assert snapshot(duel) == before
     assert duel.moves.count() == moves
 
@@ -715,11 +720,11 @@ def test_a_move_against_a_version_another_process_announced_reads_nothing_back(d
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import Snapshot
+    from games.snapshots import Snapshot
 
     roll(duel, ann, "66654")
     duel.refresh_from_db()
-    services.committed_elsewhere(Snapshot.from_wire(Snapshot.of(duel).to_wire()))
+    committed.remember(Snapshot.from_wire(Snapshot.of(duel).to_wire()))
     with CaptureQueriesContext(connection) as queries:
         score(duel, ann, "sixes", version=duel.version)
 
@@ -843,7 +848,7 @@ def test_only_the_players_can_open_a_rematch(finished_duel, cat):
 
 def play_with_keeps(game: Game, players: list[Player], choices: random.Random) -> None:
     """Play a started game to the end through the services, keeping and re-rolling at random
-    and scoring a random legal box; the dice come from services.dice_source."""
+    and scoring a random legal box; the dice come from services.dice.source."""
     while True:
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:

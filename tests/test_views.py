@@ -20,8 +20,10 @@ from tests.conftest import (
     HTMX,
     PASSWORD,
     client_player,
+    dice_of,
     full_card,
     guest_player,
+    held_of,
     player_of,
     snapshot,
     version_of,
@@ -493,7 +495,7 @@ def test_keep_marks_the_held_dice_and_the_next_roll_keeps_them(rolled, alice_cli
     response = post(alice_client, rolled, "keep", held="01001")
 
     assert response.status_code == 302
-    assert Game.objects.get(pk=rolled.pk).held == "01001"
+    assert held_of(Game.objects.get(pk=rolled.pk)) == "01001"
     page = text(alice_client.get(url(rolled)))
     assert len(re.findall(r'aria-pressed="true"', page)) == 2
     assert 'aria-label="Die 2: 2, kept"' in page
@@ -502,7 +504,7 @@ def test_keep_marks_the_held_dice_and_the_next_roll_keeps_them(rolled, alice_cli
     loaded_dice.load("666")
     post(alice_client, rolled, "roll")
 
-    assert Game.objects.get(pk=rolled.pk).dice == "62663"
+    assert dice_of(Game.objects.get(pk=rolled.pk)) == "62663"
 
 
 def test_score_fills_the_named_box_and_passes_the_turn(rolled, alice_client, bob_client):
@@ -685,7 +687,7 @@ def test_a_guests_seat_belongs_to_their_session_not_their_name(
 
     loaded_dice.load("12345")
     assert post(gus, game, "roll").status_code == 302
-    assert Game.objects.get(pk=game.pk).dice == "12345"
+    assert dice_of(Game.objects.get(pk=game.pk)) == "12345"
 
 
 def test_guest_session_tokens_are_never_shown(make_game, make_client, alice_client, client):
@@ -830,7 +832,7 @@ def test_page_forms_work_with_csrf_checks_on(make_game, alice, loaded_dice):
 
     forged = browser.post(url(game, "roll"), {"version": version_of(game)})
     assert forged.status_code == 403
-    assert Game.objects.get(pk=game.pk).dice == ""
+    assert dice_of(Game.objects.get(pk=game.pk)) == ""
 
     loaded_dice.load("12345")
     plain = browser.post(
@@ -843,7 +845,7 @@ def test_page_forms_work_with_csrf_checks_on(make_game, alice, loaded_dice):
         headers={**HTMX, "X-CSRFToken": header_token},
     )
     assert swapped.status_code == 200
-    assert Game.objects.get(pk=game.pk).held == "10000"
+    assert held_of(Game.objects.get(pk=game.pk)) == "10000"
 
 
 # -- progressive enhancement ----------------------------------------------------------------

@@ -7,6 +7,7 @@ PostgreSQL and ``REDIS_URL`` to the Redis channel layer for several processes.
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -123,12 +124,14 @@ else:
 
 # Sessions are read on every request: keep them in the cache, written through to the
 # database. One process uses its own memory; several share Redis.
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's Redis cache, with every request's cache object sharing the
-            # process's connections and client.
-            "BACKEND": "yahtzee_site.redis_pool.RedisCache",
+            # django-redis keeps one connection pool per process, shared by the cache
+            # objects of every request (Django's own Redis cache opens one per request
+            # under ASGI: ticket #35651).
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }

@@ -9,7 +9,8 @@ Pure Python and numpy; no Django here (the site passes its cache folder in).
     adv.regret(card, dice, rolls_left, choice)
 
 ``advisor_if_ready(rules)`` never waits: it returns None while a background thread builds
-the table (the site shows "coach warming up").
+the table (the site shows "coach warming up"). ``loaded_advisor(rules)`` never starts a
+build: pages read with it.
 """
 
 from .advisor import Advisor, Option
@@ -19,6 +20,7 @@ from .store import (
     advisor_if_ready,
     default_cache_dir,
     load_table,
+    loaded_advisor,
     save_table,
     strategy_status,
     table_path,
@@ -33,6 +35,7 @@ __all__ = [
     "advisor_if_ready",
     "default_cache_dir",
     "load_table",
+    "loaded_advisor",
     "save_table",
     "solve",
     "strategy_status",

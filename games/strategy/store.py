@@ -207,6 +207,31 @@ def advisor_if_ready(
     return None
 
 
+def loaded_advisor(
+    rules: Rules | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Advisor | None:
+    """The advisor if its table is in memory or stored; otherwise None. Starts nothing:
+    a page that asks while the table is being built just shows the coach warming up."""
+    rules = rules or Rules()
+    key = _key(rules, cache_dir)
+    with _registry_lock:
+        advisor = _advisors.get(key)
+        if advisor is not None or key in _builders or key in _failures:
+            return advisor
+        lock = _key_locks.setdefault(key, threading.Lock())
+    if not lock.acquire(blocking=False):  # being loaded or built right now
+        return None
+    try:
+        table = load_table(rules, key[1])
+        if table is None:
+            return None
+        with _registry_lock:
+            return _advisors.setdefault(key, Advisor(table))
+    finally:
+        lock.release()
+
+
 def _start_build(rules: Rules, cache_dir: str | os.PathLike[str] | None, key: _Key) -> None:
     def build() -> None:
         try:

@@ -10,18 +10,17 @@ preview).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from .. import caches
 from ..selectors import BoxView, DieView, RowView
 
 register = template.Library()
 
 
-@lru_cache(maxsize=8192)
+@caches.memoize("scorecard cells", maxsize=8192)
 def _score_cell(box: BoxView, your_turn: bool) -> SafeString:
     return render_to_string("games/room.html#score_cell", {"box": box, "your_turn": your_turn})
 
@@ -32,7 +31,7 @@ def score_cell(box: BoxView, your_turn: bool) -> SafeString:
     return _score_cell(box, box.option is not None and bool(your_turn))
 
 
-@lru_cache(maxsize=4096)
+@caches.memoize("scorecard rows", maxsize=4096)
 def _score_row(row: RowView, your_turn: bool) -> SafeString:
     # The cells are joined here: a {% for %} round a tag per cell cost four times as much,
     # and every roll changes the rows of the boxes still open.
@@ -53,9 +52,9 @@ def score_rows(rows: list[RowView], your_turn: bool) -> SafeString:
     return SafeString("".join(score_row(row, your_turn) for row in rows))
 
 
-@lru_cache(maxsize=16)
+@caches.memoize("die faces", maxsize=16)
 def _die_face(value: int) -> SafeString:
-    return render_to_string("games/room.html#die", {"die": DieView(0, value, False, "")})
+    return render_to_string("games/room.html#die", {"die": DieView(0, value)})
 
 
 @register.simple_tag
@@ -69,7 +68,7 @@ def die_face(value: int) -> SafeString:
 # also lives in the heap the garbage collector walks on each full collection, which pauses
 # the whole process; at 8192 entries this memo alone was 55 000 objects of it, for the same
 # hit rate (77 %) as at 1024 in the load benchmark.
-@lru_cache(maxsize=1024)
+@caches.memoize("room fragments by name and arguments", maxsize=1024)
 def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
     return render_to_string(f"games/room.html#{name}", dict(context))
 

@@ -134,7 +134,7 @@
 
   function boardRequest(event) {
     var elt = event.detail && event.detail.elt;
-    return elt && elt.closest && elt.closest("#board");
+    return elt && elt.closest && elt.closest("#board, #table-actions");
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {

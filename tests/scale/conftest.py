@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench import live
+from tests.support import live
 
 SCALE = os.environ.get("YAHTZEE_SCALE") == "1"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bench import live
+from tests.support import live
 
 SOCKET_TIMEOUT = 30.0
 IDLE_SECONDS = 8.0

@@ -1,0 +1,46 @@
+"""The one named cache of the game versions this process knows: :data:`committed`.
+
+It holds, per game, the newest committed :class:`~games.snapshots.Snapshot` this process
+has seen: the ones its own writes committed, and the ones other processes announced to its
+sockets. A move made against exactly that version starts from this copy instead of reading
+the game and its seats back, and its write names the version
+(``UPDATE game SET ... WHERE version = v``): if the game changed meanwhile, the update
+matches no row, the move is refused as stale, and nothing is written.
+
+The invariant that makes this safe: **every write to a game's seats bumps the game's
+version, in the same transaction.** A copy whose version still matches the row then also
+has the seats as they are. (``tests/test_committed.py`` plays every service that writes a
+seat and fails if one of them does not.)
+"""
+
+from __future__ import annotations
+
+from . import caches
+from .snapshots import Snapshot
+
+GAMES_KEPT = 4096
+
+
+class CommittedGames:
+    """The newest committed snapshot of each game, by code, for the last few thousand games."""
+
+    def __init__(self, name: str, size: int = GAMES_KEPT) -> None:
+        self._snapshots: caches.Cache[str, Snapshot] = caches.lru(name, size)
+
+    def remember(self, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` unless a newer version of its game is already known."""
+        version = snapshot.game.version
+        self._snapshots.put_unless(
+            snapshot.game.code, snapshot, keep=lambda known: known.game.version >= version
+        )
+
+    def at(self, code: str, version: int | None) -> Snapshot | None:
+        """The snapshot of ``code`` at exactly ``version``, if that is the newest known."""
+        known = self._snapshots.get(code)
+        return known if known is not None and known.game.version == version else None
+
+    def forget(self, code: str) -> None:
+        self._snapshots.pop(code)
+
+
+committed = CommittedGames("committed games, newest version by code")

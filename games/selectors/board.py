@@ -1,0 +1,351 @@
+"""A game as one viewer sees it: the board's view model, built from a snapshot alone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from urllib.parse import quote
+
+from django.urls import reverse
+
+from .. import caches, rules
+from ..engine import ROUNDS, GameState
+from ..models import BotLevel, Game, Player
+from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
+from ..snapshots import Snapshot
+from .coach import BoxHint, Hints, hints_for
+from .review import SeatReviewView, review_views
+from .viewmodel import DieView, ViewModel
+
+
+@dataclass(frozen=True)
+class RowView(ViewModel):
+    """One scorecard row: the box, and each seat's cell in it."""
+
+    value: str
+    label: str
+    boxes: tuple[BoxView, ...]
+
+
+@dataclass(frozen=True)
+class BoxView(ViewModel):
+    category: Category
+    value: int | None  # filled value
+    option: int | None  # points if scored now (active seat only)
+    forbidden: str | None = None  # why not, when the box is open but unavailable
+    hint: BoxHint | None = None  # the coach's view of filling it now
+
+
+@dataclass
+class SeatView(ViewModel):
+    position: int
+    name: str
+    is_guest: bool
+    is_you: bool
+    is_host: bool
+    is_current: bool
+    bot: str
+    card: Scorecard
+    total: int
+    place: int | None = None
+    boxes: Mapping[Category, BoxView] = field(default_factory=dict)
+    connected: bool = False
+
+    @property
+    def upper_subtotal(self) -> int:
+        return self.card.upper_subtotal
+
+    @property
+    def upper_bonus(self) -> int:
+        return self.card.upper_bonus
+
+    @property
+    def yahtzee_bonus_count(self) -> int:
+        return self.card.yahtzee_bonus_count
+
+    @property
+    def upper_remaining(self) -> int:
+        return max(0, UPPER_BONUS_THRESHOLD - self.card.upper_subtotal)
+
+    @property
+    def upper_boxes(self) -> list[BoxView]:
+        return [self.boxes[c] for c in UPPER]
+
+    @property
+    def lower_boxes(self) -> list[BoxView]:
+        return [self.boxes[c] for c in LOWER]
+
+
+@dataclass(frozen=True)
+class RollOffView(ViewModel):
+    # Each round's entries: (name, dice, total, leads).
+    rounds: tuple[tuple[tuple[str, tuple[int, ...], int, bool], ...], ...]
+    starter_name: str
+
+
+@dataclass(frozen=True)
+class ColumnView(ViewModel):
+    """One seat's column head and sums in the scorecard."""
+
+    position: int
+    name: str
+    is_current: bool
+    upper_subtotal: int
+    upper_bonus: int
+    upper_remaining: int
+    yahtzee_bonus_count: int
+    total: int
+
+
+@dataclass
+class GameView(ViewModel):
+    game: Game
+    version: int
+    status: str
+    seats: list[SeatView]
+    you: SeatView | None
+    is_host: bool
+    can_join: bool
+    free_seats: int
+    current: SeatView | None
+    round: int
+    dice: tuple[DieView, ...]
+    rolls_left: int
+    has_rolled: bool
+    your_turn: bool
+    joker_note: str | None
+    rolloff: RollOffView | None
+    ranking: list[SeatView]
+    rematch_code: str | None
+    announcement: str
+    hints: Hints | None = None
+    review: list[SeatReviewView] | None = None
+    review_pending: bool = False
+    viewer_has_account: bool = False
+    guest_name: str = ""  # a guest viewer's display name, to sit down with
+
+    rounds = ROUNDS
+    bot_levels = tuple(BotLevel)
+    default_bot_level = BotLevel.CASUAL
+
+    @property
+    def code(self) -> str:
+        return self.game.code
+
+    @property
+    def urls(self) -> Mapping[str, str]:
+        return action_urls(self.game.code)
+
+    @cached_property
+    def rows(self) -> list[RowView]:
+        return [
+            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats)) for c in CATEGORIES
+        ]
+
+    @cached_property
+    def columns(self) -> tuple[ColumnView, ...]:
+        return tuple(
+            ColumnView(
+                s.position,
+                s.name,
+                s.is_current,
+                s.upper_subtotal,
+                s.upper_bonus,
+                s.upper_remaining,
+                s.yahtzee_bonus_count,
+                s.total,
+            )
+            for s in self.seats
+        )
+
+    @property
+    def rolloff_open(self) -> bool:
+        """The roll-off stays unfolded until the first player's first roll."""
+        return self.round == 1 and self.status == Game.Status.PLAYING and not self.has_rolled
+
+    @property
+    def upper_rows(self) -> list[RowView]:
+        return self.rows[:6]
+
+    @property
+    def lower_rows(self) -> list[RowView]:
+        return self.rows[6:]
+
+    @property
+    def free_seat_slots(self) -> range:
+        return range(self.free_seats)
+
+    @property
+    def can_roll(self) -> bool:
+        return self.your_turn and self.rolls_left > 0
+
+    @property
+    def can_keep(self) -> bool:
+        return self.your_turn and self.has_rolled and self.rolls_left > 0
+
+
+ACTIONS = (
+    "game_join",
+    "game_leave",
+    "game_add_bot",
+    "game_remove_bot",
+    "game_start",
+    "turn_roll",
+    "turn_keep",
+    "turn_score",
+    "game_rematch",
+)
+
+
+@caches.memoize("action URLs by game code", maxsize=4096)
+def action_urls(code: str) -> Mapping[str, str]:
+    """Where a game's forms post, by URL name (reversed once per game, not per render)."""
+    urls = {name: reverse(name, args=[code]) for name in ACTIONS}
+    # Logging in from a table comes back to it.
+    urls["login"] = f"{reverse('login')}?next={quote(reverse('game', args=[code]))}"
+    return MappingProxyType(urls)
+
+
+def _mask(held: tuple[bool, ...]) -> str:
+    return "".join("1" if h else "0" for h in held)
+
+
+@caches.memoize("a seat's boxes by card and dice", maxsize=1024)
+def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, BoxView]:
+    """One seat's boxes; ``dice`` are those on the table when the seat is on turn.
+
+    The same for every viewer, so worked out once per card and roll, not once per board.
+    A roll's boxes are wanted again only for the other boards of that version: a thousand
+    entries keep the hit rate of eight thousand, at an eighth of the objects for the
+    garbage collector to walk (18 per entry).
+    """
+    options = rules.options(card, dice) if dice else {}
+    boxes: dict[Category, BoxView] = {}
+    for category in CATEGORIES:
+        value = card[category]
+        option = forbidden = None
+        if dice and value is None:
+            option = options.get(category)
+            if option is None:
+                forbidden = rules.refusal(card, dice, category)
+        boxes[category] = BoxView(category, value, option, forbidden)
+    return MappingProxyType(boxes)
+
+
+def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
+    """Everything the board shows at this version, from ``viewer``'s seat (or as a
+    spectator): no database query, so the live layer can call it anywhere. All it shows
+    comes from ``snapshot`` and ``viewer``, so boards shared by many viewers show each the
+    same."""
+    game, seats = snapshot.game, snapshot.seats
+    rules_ = game.rules
+    state: GameState | None = snapshot.state
+    current_pos = state.current_seat if state else None
+    views: list[SeatView] = []
+    for seat in seats:
+        card = state.cards[seat.position] if state else Scorecard.from_dict(seat.scorecard, rules_)
+        views.append(
+            SeatView(
+                position=seat.position,
+                name=seat.name,
+                is_guest=seat.user_id is None,
+                is_you=viewer.owns(seat),
+                is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
+                bot=seat.get_bot_display() if seat.bot else "",
+                is_current=seat.position == current_pos,
+                card=card,
+                total=card.total,
+                place=seat.place,
+            )
+        )
+    dice_views: list[DieView] = []
+    joker_note = None
+    viewer_on_turn = current_pos is not None and views[current_pos].is_you
+    hints = hints_for(game, state) if viewer_on_turn and game.coach_hints else None
+    suggested = hints.suggested if hints else ()
+    if state and state.dice:
+        for i, value in enumerate(state.dice):
+            toggled = list(state.held)
+            toggled[i] = not toggled[i]
+            dice_views.append(
+                DieView(
+                    i,
+                    value,
+                    state.held[i],
+                    _mask(tuple(toggled)),
+                    suggested=bool(suggested and suggested[i]),
+                )
+            )
+        assert current_pos is not None  # dice are on the table only during a turn
+        joker_note = rules.joker_note(state.cards[current_pos], state.dice)
+    for view in views:
+        on_table = tuple(state.dice) if view.is_current and state and state.dice else None
+        view.boxes = _boxes(view.card, on_table)
+        if hints and view.is_current:
+            view.boxes = {
+                category: replace(box, hint=hints.boxes.get(category))
+                for category, box in view.boxes.items()
+            }
+    you = next((v for v in views if v.is_you), None)
+    current = views[current_pos] if current_pos is not None else None
+    rolloff = None
+    if state:
+        names = {s.position: s.name for s in seats}
+        rolloff = RollOffView(
+            rounds=tuple(
+                tuple((names[s], d, sum(d), s in r.leaders) for s, d in r.rolls)
+                for r in state.rolloff
+            ),
+            starter_name=names[state.starter],
+        )
+    ranking: list[SeatView] = []
+    if game.status == Game.Status.FINISHED:
+        ranking = sorted(views, key=lambda v: (v.place or 99, v.position))
+    return GameView(
+        game=game,
+        version=game.version,
+        status=game.status,
+        seats=views,
+        you=you,
+        is_host=viewer.hosts(game),
+        can_join=game.status == Game.Status.LOBBY and you is None and len(seats) < game.seat_count,
+        free_seats=game.seat_count - len(seats) if game.status == Game.Status.LOBBY else 0,
+        current=current,
+        round=state.round if state else 0,
+        dice=tuple(dice_views),
+        rolls_left=state.rolls_left if state else 0,
+        has_rolled=bool(state and state.dice),
+        your_turn=bool(current and current.is_you),
+        joker_note=joker_note,
+        rolloff=rolloff,
+        ranking=ranking,
+        rematch_code=snapshot.rematch_code,
+        announcement=_announcement(game, state, views, current),
+        viewer_has_account=viewer.user_id is not None,
+        guest_name=viewer.name if viewer.user_id is None else "",
+        hints=hints,
+        review=review_views(game, {v.position: v.name for v in views}),
+        review_pending=game.status == Game.Status.FINISHED
+        and game.review is None
+        and any(not seat.bot for seat in seats),
+    )
+
+
+def _announcement(
+    game: Game, state: GameState | None, views: list[SeatView], current: SeatView | None
+) -> str:
+    """The sentence a screen reader hears after each change."""
+    if game.status == Game.Status.LOBBY:
+        return f"Waiting for players: {len(views)} of {game.seat_count} seated."
+    if game.status == Game.Status.FINISHED:
+        winners = [v.name for v in views if v.place == 1]
+        return f"Game over. Winner: {' and '.join(winners)}."
+    assert state is not None and current is not None
+    who = "Your" if current.is_you else f"{current.name}'s"
+    if state.dice:
+        dice = ", ".join(map(str, state.dice))
+        left = state.rolls_left
+        return f"{who} roll: {dice}. {left} roll{'' if left == 1 else 's'} left."
+    return f"Round {state.round} of {ROUNDS}. {who} turn."

@@ -1,0 +1,115 @@
+"""A player's history: statistics, charts and every finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import Avg, Count, Max, Q
+
+from ..models import Game, Seat
+from ..rules import Scorecard
+from .viewmodel import ViewModel
+
+
+@dataclass
+class HistoryEntry(ViewModel):
+    game: Game
+    total: int
+    place: int | None
+    players: int
+    won: bool
+    mean_loss: float | None = None  # the coach's expected points lost per decision
+
+
+@dataclass
+class History(ViewModel):
+    username: str
+    games_played: int
+    wins: int
+    average: float | None
+    best: int | None
+    yahtzees: int
+    bonus_rate: float | None
+    entries: list[HistoryEntry]
+    chart: dict[str, object] | None
+    loss_chart: dict[str, object] | None = None
+
+
+def user_history(username: str) -> History | None:
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        return None
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
+    stats = seats.aggregate(
+        played=Count("id"),
+        wins=Count("id", filter=Q(place=1, game__seat_count__gt=1)),  # a solo game is no win
+        average=Avg("total"),
+        best=Max("total"),
+    )
+    entries: list[HistoryEntry] = []
+    bonuses = yahtzees = 0
+    for seat in seats.annotate(players=Count("game__seats")).order_by("-game__finished_at"):
+        card = Scorecard.from_dict(seat.scorecard, seat.game.rules)
+        bonuses += card.upper_bonus > 0
+        yahtzees += seat.yahtzees
+        entries.append(
+            HistoryEntry(
+                seat.game,
+                seat.total,
+                seat.place,
+                seat.players,
+                seat.place == 1 and seat.players > 1,
+                seat.mean_loss,
+            )
+        )
+    played = stats["played"]
+    return History(
+        username=user.username,
+        games_played=played,
+        wins=stats["wins"],
+        average=stats["average"],
+        best=stats["best"],
+        yahtzees=yahtzees,
+        bonus_rate=bonuses / played if played else None,
+        entries=entries,
+        chart=score_chart([e.total for e in reversed(entries)]),
+        loss_chart=loss_chart([e.mean_loss for e in reversed(entries) if e.mean_loss is not None]),
+    )
+
+
+def score_chart(totals: list[int]) -> dict[str, object] | None:
+    """A line chart of scores over time, gridlines every 100 points."""
+    return line_chart(totals, grid=100)
+
+
+def loss_chart(losses: list[float]) -> dict[str, object] | None:
+    """A line chart of the mean expected points lost per decision, game by game."""
+    return line_chart([round(v, 2) for v in losses], grid=1)
+
+
+def line_chart(
+    values: Sequence[float], grid: int, width: int = 600, height: int = 200
+) -> dict[str, object] | None:
+    """Points of a line chart over time, for a server-rendered SVG."""
+    if not values:
+        return None
+    pad = 30
+    top = max(max(values), grid)
+    top = grid * -(-top // grid)  # round the scale up to a whole gridline
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+
+    def y(value: float) -> float:
+        return round(height - pad - (value / top) * (height - 2 * pad), 1)
+
+    points = [(round(pad + i * step, 1), y(v), v) for i, v in enumerate(values)]
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "polyline": " ".join(f"{x},{yy}" for x, yy, _ in points),
+        "gridlines": [(y(v), v) for v in range(0, int(top) + 1, grid)],
+        "pad": pad,
+    }

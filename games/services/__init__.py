@@ -1,0 +1,59 @@
+"""Every write to a game, one module per job. One transaction each: lock the game row (or
+name the version in the write), check the version the action was made against, let the
+engine decide, save, log the move, and announce the new version once it has committed.
+
+* :mod:`.lobby`: opening a table, seats, computer players, the start, the rematch;
+* :mod:`.turns`: rolling, keeping, scoring;
+* :mod:`.presence`: open pages (bookkeeping, no version);
+* :mod:`.reviews`: the coach's review of a finished game;
+* :mod:`.accounts`: a guest's seats follow them into their account;
+* :mod:`.writes`: what they share (dice, lock, version check, announcement);
+* :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
+"""
+
+from ..models import Player
+from .accounts import guest_seats_claim
+from .errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
+from .lobby import (
+    MAX_NAME,
+    clean_name,
+    game_add_bot,
+    game_create,
+    game_join,
+    game_leave,
+    game_rematch,
+    game_remove_bot,
+    game_start,
+)
+from .presence import presence_close, presence_open, server_heartbeat
+from .reviews import review_store
+from .turns import turn_keep, turn_roll, turn_score
+from .writes import dice, on_game_changed
+
+__all__ = [
+    "MAX_NAME",
+    "STALE",
+    "GameError",
+    "GameNotFound",
+    "NotAllowed",
+    "Player",
+    "StaleAction",
+    "clean_name",
+    "dice",
+    "game_add_bot",
+    "game_create",
+    "game_join",
+    "game_leave",
+    "game_rematch",
+    "game_remove_bot",
+    "game_start",
+    "guest_seats_claim",
+    "on_game_changed",
+    "presence_close",
+    "presence_open",
+    "review_store",
+    "server_heartbeat",
+    "turn_keep",
+    "turn_roll",
+    "turn_score",
+]

@@ -1,0 +1,30 @@
+"""Writes when a person logs in or signs up."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from ..models import Game, Seat
+from .writes import bump
+
+
+@transaction.atomic
+def guest_seats_claim(*, guest: str, user_id: int) -> int:
+    """A guest who signs up or logs in keeps the seats (and tables) they had as a guest."""
+    if not guest:
+        return 0
+    claimed = 0
+    seated = Seat.objects.filter(guest=guest, user__isnull=True).values_list("game_id")
+    games = Game.objects.select_for_update().filter(Q(id__in=seated) | Q(host_guest=guest))
+    for game in games.order_by("id"):
+        for seat in game.seats.filter(guest=guest, user__isnull=True):
+            if game.seats.filter(user_id=user_id).exists():
+                continue  # already seated here with the account: keep the account's seat
+            seat.user_id, seat.guest = user_id, ""
+            seat.save(update_fields=["user", "guest"])
+            claimed += 1
+        if game.host_guest == guest and game.host_user_id is None:
+            game.host_user_id, game.host_guest = user_id, ""
+        bump(game, "host_user", "host_guest")
+    return claimed

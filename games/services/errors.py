@@ -1,0 +1,28 @@
+"""The refusals a write can answer with. Each is a sentence for the player; nothing changed.
+
+Services know nothing of HTTP: the views decide which status each kind of refusal gets.
+"""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused action; ``str(error)`` is a sentence for the player; nothing changed."""
+
+
+class NotAllowed(GameError):
+    """The person may not do this (not their seat, not their turn, not the host)."""
+
+
+class StaleAction(GameError):
+    """The action was made against an older version of the table."""
+
+
+class GameNotFound(GameError):
+    """No game has that code."""
+
+
+STALE = (
+    "That action was made on an older view of the table (a repeated click or "
+    "another tab); nothing changed. Here is the table as it stands."
+)

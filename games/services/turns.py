@@ -1,0 +1,135 @@
+"""Writes during play: rolling, keeping dice and filling a box.
+
+A move made against the version this process already holds (``committed.at``) starts from
+that copy and writes ``UPDATE ... WHERE version = v`` instead of locking and reading the
+game back; any other move locks the game row first. Either way the engine decides, the
+move is logged, and the new version is announced once the transaction commits.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import engine
+from ..committed import committed
+from ..engine import DiceSource
+from ..models import Game, Move, Player, Seat
+from ..rules import Category, IllegalMove, is_yahtzee
+from .errors import STALE, GameError, NotAllowed, StaleAction
+from .writes import announce, check_version, dice, locked_game
+
+TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
+
+
+def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
+    seat = next((s for s in seats if player.owns(s)), None)
+    if seat is None:
+        raise NotAllowed("You are watching this game; only seated players can play.")
+    # A repeated or stale click is answered as stale even when it was the game's last move.
+    check_version(game, version)
+    if game.status == Game.Status.LOBBY:
+        raise GameError("The game has not started yet.")
+    if game.status == Game.Status.FINISHED:
+        raise GameError("This game is over.")
+    return seat
+
+
+def _play(
+    code: str,
+    player: Player,
+    version: int | None,
+    make_action: Callable[[int], engine.Action],
+    rng: DiceSource | None = None,
+) -> Game:
+    known = committed.at(code, version)
+    if known is not None:  # this process made or heard of that version: no need to read it
+        game = copy.copy(known.game)
+        seats = [copy.copy(seat) for seat in known.seats]
+    else:
+        game = locked_game(code)
+        seats = list(game.seats.order_by("position"))
+    seat = _acting_seat(game, seats, player, version)
+    state = game.engine_state(seats)
+    on_turn = state.current_seat
+    if on_turn is not None and on_turn != seat.position:
+        raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
+    action = make_action(seat.position)
+    try:
+        new = engine.apply(state, action, rng or dice.source)
+    except IllegalMove as error:
+        raise GameError(str(error)) from None
+    game.store_turn(new)
+    game.version += 1
+    move = Move(
+        game=game,
+        version=game.version,
+        seat=seat.position,
+        user_id=player.user_id,
+        turn_number=state.turn_number,
+    )
+    changed_seats: list[Seat] = []
+    if isinstance(action, (engine.Roll, engine.Keep)):
+        assert new.dice is not None
+        move.kind = Move.Kind.ROLL if isinstance(action, engine.Roll) else Move.Kind.KEEP
+        move.dice = "".join(map(str, new.dice))
+        move.held = "".join("1" if h else "0" for h in new.held)
+    else:
+        assert isinstance(action, engine.Score) and state.dice is not None
+        card = new.cards[seat.position]
+        move.kind, move.category = Move.Kind.SCORE, action.category.value
+        move.dice = "".join(map(str, state.dice))
+        move.points = card[action.category]
+        seat.scorecard = card.to_dict()
+        seat.total = card.total
+        seat.yahtzees += int(is_yahtzee(state.dice))
+        changed_seats = [seat]
+        if new.is_finished:
+            changed_seats = _finish(game, new, seats)
+    # The game first (its row is the lock), and only what a move changes.
+    fields = [*TURN_FIELDS, "status", "finished_at"]
+    if known is None:
+        game.save(update_fields=[*fields, "version"])
+    elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
+        version=game.version, **{name: getattr(game, name) for name in fields}
+    ):
+        raise StaleAction(STALE)  # changed by another process since: nothing is written
+    for changed in changed_seats:
+        changed.save(update_fields=["scorecard", "total", "yahtzees", "place"])
+    move.save()
+    announce(game, seats)
+    return game
+
+
+def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat]:
+    """The game is over: every seat gets its place (saved by the caller)."""
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    for standing in state.ranking():
+        seat = seats[standing.seat]
+        seat.place = standing.place
+        seat.total = standing.total
+    return seats
+
+
+@transaction.atomic
+def turn_roll(
+    *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
+) -> Game:
+    """Roll every die not kept; at most three rolls a turn."""
+    return _play(code, player, version, engine.Roll, rng)
+
+
+@transaction.atomic
+def turn_keep(*, code: str, player: Player, version: int | None, held: tuple[bool, ...]) -> Game:
+    """Choose which dice stay on the table for the next roll."""
+    return _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held)))
+
+
+@transaction.atomic
+def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Game:
+    """Fill one box with the dice on the table; the turn passes on."""
+    return _play(code, player, version, lambda seat: engine.Score(seat, category))

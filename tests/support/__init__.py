@@ -1,0 +1,1 @@
+"""Helpers the tests share with the benchmarks: real servers and real clients."""
