@@ -323,7 +323,8 @@ def test_finished_game_page_shows_the_review_with_the_costliest_moments(
 
     assert "The coach’s review" in page
     assert "costliest moments" in page
-    assert page.count("<tr><td>") >= 13  # every decision listed
+    every = page.split('class="moments every"')[1].split("</ol>")[0]
+    assert every.count('<table class="choices">') >= 13  # every decision, with its top five
     mean = Seat.objects.get(game=game).mean_loss
     assert f"{mean:.2f}" in history
     assert "lost per decision" in history
