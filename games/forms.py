@@ -84,7 +84,7 @@ class AddBotForm(VersionForm):
         label="Computer player",
         choices=BotLevel.choices,
         initial=BotLevel.CASUAL,
-        error_messages={"invalid_choice": "Choose Coach, Casual or Beginner."},
+        error_messages={"invalid_choice": "Choose Coach, Coach (to win), Casual or Beginner."},
     )
 
 

@@ -120,18 +120,25 @@ class BotLevel(models.TextChoices):
     """Computer players, and the strategy each plays (games/strategy/bots.py)."""
 
     COACH = "coach", "Coach"
+    COACH_WIN = "coach_win", "Coach (to win)"
     CASUAL = "casual", "Casual"
     BEGINNER = "beginner", "Beginner"
 
     @property
     def policy(self) -> str:
-        return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+        return {
+            "coach": "optimal",
+            "coach_win": "win",
+            "casual": "casual",
+            "beginner": "greedy",
+        }[self.value]
 
     @property
     def description(self) -> str:
         """How this computer player plays, in a few words."""
         return {
             "coach": "plays perfectly",
+            "coach_win": "plays perfectly, and in the last rounds for the best chance to win",
             "casual": "strong, sometimes slips",
             "beginner": "grabs the most points now",
         }[self.value]

@@ -8,13 +8,22 @@ import re
 
 import pytest
 
-from games import selectors, services
+from games import autoplay, selectors, services
+from games.models import BotLevel, Game, Move
 from games.rules import Category, Rules
 from games.selectors.choices import wire_views
 from games.strategy.advisor import alternatives
+from games.strategy.bots import POLICIES, choose_action
 from games.strategy.review import LoggedMove, review_game
 from games.strategy.winning import rank_to_win
-from tests.conftest import ScriptedDice, _jump_to_last_round, board_view, player_of, version_of
+from tests.conftest import (
+    ScriptedDice,
+    _jump_to_last_round,
+    board_view,
+    player_of,
+    rolloff_won_by,
+    version_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +227,45 @@ def test_the_trend_is_the_mean_of_the_last_five_games():
     ys = [y for _, y in trend]
     top, bottom = scale["gridlines"][-1][0], scale["gridlines"][0][0]
     assert [round((bottom - y) / (bottom - top) * 2, 2) for y in ys] == [1, 0.5, 1, 1, 1, 0.8]
+
+
+# -- the computer player that plays to win ------------------------------------------------------
+
+
+def test_the_coach_to_win_is_a_computer_player_that_plays_the_win_policy():
+    level = BotLevel("coach_win")
+    assert level.label == "Coach (to win)"
+    assert level.policy == "win" and level.policy in POLICIES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_coach_to_win_plays_its_turn_through_the_services(alice, coach_advisor, monkeypatch):
+    host = player_of(alice)
+    game = services.game_create(player=host, seat_count=2)
+    services.game_add_bot(
+        code=game.code, player=host, version=version_of(game), level=BotLevel.COACH_WIN
+    )
+    asked = []
+
+    def spy(advisor, state, seat, rng, policy="optimal", **kw):
+        asked.append(policy)
+        return choose_action(advisor, state, seat, rng, policy, **kw)
+
+    monkeypatch.setattr(autoplay, "choose_action", spy)
+    services.game_start(
+        code=game.code, player=host, version=version_of(game), rng=rolloff_won_by(1, 2)
+    )
+
+    game.refresh_from_db()
+    bot = game.seats.get(position=1)
+    assert bot.name == "Coach (to win) bot"
+    assert Move.objects.filter(game=game, seat=1, kind=Move.Kind.SCORE).count() == 1
+    assert asked and set(asked) == {"win"}
+    state = game.engine_state(list(game.seats.order_by("position")))
+    assert state.current_seat == 0 and game.status == Game.Status.PLAYING  # alice's turn now
+
+
+def test_the_lobby_offers_the_coach_to_win(alice, alice_client):
+    game = services.game_create(player=player_of(alice), seat_count=2)
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    assert '<option value="coach_win">Coach (to win)' in page
