@@ -28,6 +28,12 @@ class GameCreateForm(forms.Form):
         required=False,
     )
 
+    feedback = forms.BooleanField(
+        label="Feedback after every decision: the coach says what each keep and box cost "
+        "(when you play alone or only against the computer)",
+        required=False,
+    )
+
     def hints_setting(self) -> bool | None:
         """None (decide at the start), True or False; a form without the field means auto."""
         return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])

@@ -62,6 +62,8 @@ class Game(models.Model):
     is_public = models.BooleanField(default=False)
     # None: decided at the start (on when at most one person plays, the rest being bots).
     coach_hints = models.BooleanField(null=True, blank=True)
+    # The coach's word after every keep and box (solo or only against computer players).
+    feedback = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
 
     host_user = models.ForeignKey(

@@ -20,6 +20,7 @@ from .board import (
     snapshot_view,
 )
 from .coach import BoxHint, Hints, choice_words, hints_for
+from .feedback import FeedbackView, decision_feedback
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
 from .review import MomentView, SeatReviewView, review_views
@@ -31,6 +32,7 @@ __all__ = [
     "BoxView",
     "ColumnView",
     "DieView",
+    "FeedbackView",
     "GameView",
     "Hints",
     "History",
@@ -44,6 +46,7 @@ __all__ = [
     "ViewModel",
     "action_urls",
     "choice_words",
+    "decision_feedback",
     "get_game",
     "hints_for",
     "line_chart",
