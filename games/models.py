@@ -251,3 +251,20 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.channel_name}"
+
+
+class PracticeRecord(models.Model):
+    """A person's answers on the practice page: how many, and how many were the best play."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice"
+    )
+    answered = models.PositiveIntegerField(default=0)
+    best = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user} practice: {self.best} of {self.answered}"
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.best / self.answered if self.answered else None

@@ -2,10 +2,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .views_practice import practice_page
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", views.game_create, name="game_create"),
+    path("practice/", practice_page, name="practice"),
     path("g/<str:code>/", views.game_detail, name="game"),
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
     path("g/<str:code>/join/", views.game_join, name="game_join"),

@@ -25,6 +25,7 @@ from .lobby import (
     game_remove_bot,
     game_start,
 )
+from .practice import practice_answer
 from .presence import presence_close, presence_open, server_heartbeat
 from .reviews import review_store
 from .turns import turn_keep, turn_roll, turn_score
@@ -49,6 +50,7 @@ __all__ = [
     "game_start",
     "guest_seats_claim",
     "on_game_changed",
+    "practice_answer",
     "presence_close",
     "presence_open",
     "review_store",
