@@ -107,3 +107,12 @@ def test_without_reviewed_games_there_is_nothing_to_practise(client, db):
 
 def test_the_home_page_links_the_practice(client, db):
     assert 'href="/practice/"' in client.get("/").content.decode()
+
+
+def test_the_history_shows_the_practice_accuracy(alice_client, alice, costly_game):
+    page = alice_client.get("/practice/").content.decode()
+    alice_client.post("/practice/", {"token": token_of(page), "keep": ["0", "1", "2"]})
+
+    history = alice_client.get("/u/alice/").content.decode()
+
+    assert "Practice: 1 best plays in 1 answers." in history

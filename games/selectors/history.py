@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Max, Q
 
-from ..models import Game, Seat
+from ..models import Game, PracticeRecord, Seat
 from ..rules import Scorecard
 from .review import BandView, band_of, band_views
 from .viewmodel import ViewModel
@@ -41,6 +41,7 @@ class History(ViewModel):
     mean_loss: float | None = None  # over every reviewed game, per decision
     band: BandView | None = None  # the rating band of that mean
     bands: tuple[BandView, ...] = ()
+    practice: PracticeRecord | None = None  # answers on /practice/, if any
 
 
 def user_history(username: str) -> History | None:
@@ -78,6 +79,7 @@ def user_history(username: str) -> History | None:
         mean_loss=mean_loss,
         band=band_of(mean_loss) if mean_loss is not None else None,
         bands=band_views(),
+        practice=PracticeRecord.objects.filter(user=user, answered__gt=0).first(),
         username=user.username,
         games_played=played,
         wins=stats["wins"],
