@@ -50,6 +50,7 @@ solve: install
 bench-strategy: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/bench_strategy.py
+	$(BIN)/python bench/win_horizon.py
 
 # Browser scenarios (tests/browser/): the real server (daphne) driven through Debian's Chromium
 # (apt-get install -y chromium); screenshots and failure traces go to test-artifacts/.

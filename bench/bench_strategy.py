@@ -40,6 +40,11 @@ REFERENCE_VARIANT = "american+forced-joker"
 RESULTS = ROOT / "bench" / "results" / "strategy.json"
 PROFILES = {"official": False, "upper_first": True}
 
+from games.rules import Category  # noqa: E402  (after the path is set)
+
+#: Our boxes in yatzy-solver's notation: the same names but for the Yahtzee box.
+PEER_NAMES = {c: "five_of_a_kind" if c is Category.YAHTZEE else c.value for c in Category}
+
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
@@ -77,7 +82,7 @@ def child_build(profile: str, cache_dir: str) -> dict:
     }
 
 
-def child_reference(cache_dir: str) -> dict:
+def child_reference(cache_dir: str, games: int, sim_games: int) -> dict:
     try:
         import yatzy_solver
     except ImportError as error:
@@ -109,7 +114,23 @@ def child_reference(cache_dir: str) -> dict:
             )
             worst = max(worst, float(np.abs(theirs - ours.values[m, u, int(armed)]).max()))
             compared += len(m)
+    # the same positions as ours, first sight each (its own values, its own notation)
+    situations = [_notation(card, dice, rolls) for card, dice, rolls in _positions(games)]
+    times = []
+    for situation in situations:
+        started = time.perf_counter()
+        solver.option_values(situation)
+        times.append(time.perf_counter() - started)
+    times.sort()
+    started = time.perf_counter()
+    simulated = solver.simulate(sim_games, seed=1)
+    sim_seconds = time.perf_counter() - started
     return {
+        "rank_ms_median": 1000 * statistics.median(times),
+        "rank_ms_p99": 1000 * times[int(0.99 * (len(times) - 1))],
+        "rank_ms_max": 1000 * times[-1],
+        "simulate_seconds": sim_seconds,
+        "simulate_mean": float(simulated["mean"]),
         "version": yatzy_solver.__version__,
         "variant": REFERENCE_VARIANT,
         "precision": solver.precision,
@@ -122,7 +143,37 @@ def child_reference(cache_dir: str) -> dict:
     }
 
 
-def child_use(cache_dir: str, games: int) -> dict:
+def _positions(games: int) -> list:
+    """Positions of ``games`` seeded solitaire games of optimal play (the table in var/)."""
+    from games import engine
+    from games.rules import Rules
+    from games.strategy import advisor_for
+    from games.strategy.bots import choose_action
+
+    player = advisor_for(Rules(), ROOT / "var" / "strategy")
+    rng = random.Random(1)
+    positions = []
+    for _ in range(games):
+        state = engine.start(1, Rules(), rng)
+        while not state.is_finished:
+            if state.dice is not None:
+                positions.append((state.cards[0], state.dice, state.rolls_left))
+            state = engine.apply(state, choose_action(player, state, 0, rng), rng)
+    return positions
+
+
+def _notation(card, dice, rolls_left) -> str:
+    """A position in yatzy-solver's notation."""
+    filled = ",".join(PEER_NAMES[c] for c in Category if card[c] is not None) or "-"
+    upper = min(card.upper_subtotal, 63)
+    held = " ".join(str(d) for d in sorted(dice))
+    situation = f"dice {held} | rolls {rolls_left} | upper {upper} | filled {filled}"
+    if card[Category.YAHTZEE] is not None:  # the peer asks what the Yahtzee box holds
+        situation += f" | five_of_a_kind {card[Category.YAHTZEE]}"
+    return situation
+
+
+def child_use(cache_dir: str, games: int, sim_games: int = 5000) -> dict:
     from games import engine
     from games.rules import Rules
     from games.strategy import Advisor, advisor_for, load_table, store, table_path
@@ -156,7 +207,14 @@ def child_use(cache_dir: str, games: int) -> dict:
         (warm if key in seen else cold).append(elapsed)
         seen.add(key)
     every = sorted(cold + warm)
+    from games.strategy.simulation import simulate
+
+    started = time.perf_counter()
+    simulated = simulate(player, sim_games, "optimal", seed=1)
+    sim_seconds = time.perf_counter() - started
     return {
+        "simulate_seconds": sim_seconds,
+        "simulate_mean": simulated.mean,
         "load_seconds_median": statistics.median(loads),
         "load_seconds_max": max(loads),
         "rank_calls": len(every),
@@ -185,6 +243,13 @@ def run_child(*args: str) -> dict:
 # -- main ----------------------------------------------------------------------------------------
 
 
+def _timed_child(*args: str) -> dict:
+    load = os.getloadavg()[0]
+    result = run_child(*args)
+    result.setdefault("load", load)
+    return result
+
+
 def summarize(runs: list[dict], key: str) -> dict:
     values = [run[key] for run in runs]
     return {"min": min(values), "median": statistics.median(values), "max": max(values)}
@@ -194,6 +259,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=30, help="games to take rank() positions from")
+    parser.add_argument("--sim-games", type=int, default=5000, help="games simulated per run")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -201,9 +267,9 @@ def main() -> None:
         if kind == "build":
             result = child_build(rest[0], rest[1])
         elif kind == "reference":
-            result = child_reference(rest[0])
+            result = child_reference(rest[0], int(rest[1]), int(rest[2]))
         else:
-            result = child_use(rest[0], int(rest[1]))
+            result = child_use(rest[0], int(rest[1]), int(rest[2]))
         print(json.dumps(result))
         return
 
@@ -219,8 +285,19 @@ def main() -> None:
         "runs": args.runs,
         "ours": {},
     }
-    for profile in PROFILES:
-        runs = [run_child("build", profile, cache_dir) for _ in range(args.runs)]
+    # Ours and the peer's alternate, run by run, so a change in the machine's load falls on
+    # both; each measure runs in a fresh process and notes the load average when it starts.
+    builds: dict[str, list[dict]] = {profile: [] for profile in PROFILES}
+    reference_runs: list[dict] = []
+    uses: list[dict] = []
+    for _ in range(args.runs):
+        for profile in PROFILES:
+            builds[profile].append(_timed_child("build", profile, cache_dir))
+        reference_runs.append(
+            _timed_child("reference", cache_dir, str(args.games), str(args.sim_games))
+        )
+        uses.append(_timed_child("use", cache_dir, str(args.games), str(args.sim_games)))
+    for profile, runs in builds.items():
         failed = [run for run in runs if "error" in run]
         if failed:
             sys.exit(f"{profile} build failed: {failed[0]['error']}")
@@ -228,11 +305,11 @@ def main() -> None:
             "seconds": summarize(runs, "seconds"),
             "cpu_seconds": summarize(runs, "cpu_seconds"),
             "rule_tables_seconds": summarize(runs, "rule_tables_seconds"),
-            "peak_rss_mb": max(run["peak_rss_mb"] for run in runs),
+            "peak_rss_mb": summarize(runs, "peak_rss_mb"),
+            "load": summarize(runs, "load"),
             "value": runs[0]["value"],
             "states": runs[0]["states"],
         }
-    reference_runs = [run_child("reference", cache_dir) for _ in range(args.runs)]
     reference_ok = [run for run in reference_runs if "error" not in run]
     if reference_ok:
         official = report["ours"]["official"]
@@ -240,9 +317,16 @@ def main() -> None:
             key: reference_ok[0][key]
             for key in ("version", "variant", "precision", "value", "states_compared")
         }
-        ref["seconds"] = summarize(reference_ok, "seconds")
-        ref["cpu_seconds"] = summarize(reference_ok, "cpu_seconds")
-        ref["peak_rss_mb"] = max(run["peak_rss_mb"] for run in reference_ok)
+        for key in (
+            "seconds",
+            "cpu_seconds",
+            "peak_rss_mb",
+            "load",
+            "simulate_seconds",
+            "rank_ms_median",
+            "rank_ms_p99",
+        ):
+            ref[key] = summarize(reference_ok, key)
         ref["max_abs_difference"] = max(run["max_abs_difference"] for run in reference_ok)
         ref["value_difference"] = abs(ref["value"] - official["value"])
         ref["values_agree"] = ref["value_difference"] < 1e-6 and ref["max_abs_difference"] < 1e-6
@@ -251,7 +335,26 @@ def main() -> None:
         report["reference"] = ref
     else:
         report["reference"] = {"error": reference_runs[0]["error"]}
-    report["use"] = run_child("use", cache_dir, str(args.games))
+    failed = [run for run in uses if "error" in run]
+    if failed:
+        report["use"] = failed[0]
+    else:
+        report["use"] = {
+            key: summarize(uses, key)
+            for key in (
+                "load_seconds_median",
+                "rank_ms_median",
+                "rank_ms_p99",
+                "rank_ms_max",
+                "rank_cold_ms_median",
+                "rank_cold_ms_max",
+                "rank_warm_ms_median",
+                "simulate_seconds",
+                "load",
+            )
+        }
+        report["use"]["rank_calls"] = uses[0]["rank_calls"]
+        report["use"]["simulate_mean"] = uses[0]["simulate_mean"]
     shutil.rmtree(cache_dir, ignore_errors=True)
     report["machine"]["load_average_after"] = os.getloadavg()
     report["published_value"] = PUBLISHED
@@ -259,70 +362,98 @@ def main() -> None:
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    report["sim_games"] = args.sim_games
     rows = table_rows(report)
-    width = max(len(name) for name, _ in rows)
-    print(f"Strategy solver benchmark ({args.runs} runs each; min / median)")
-    for name, value in rows:
-        print(f"  {name:<{width}}  {value}")
+    width = max(len(row[0]) for row in rows)
+    print(f"Strategy benchmark ({args.runs} runs each, alternating; min / median / max)")
+    for name, ours, theirs, machine in rows:
+        print(f"  {name:<{width}}  ours {ours:<28} yatzy-solver {theirs:<28} {machine}")
     print(f"\nJSON: {RESULTS.relative_to(ROOT)}\n")
     print(markdown(report, rows))
 
 
-def _seconds(stats: dict) -> str:
-    return f"{stats['min']:.2f} s / {stats['median']:.2f} s"
+def _three(stats: dict, unit: str = "s", digits: int = 2) -> str:
+    """min / median / max."""
+    return " / ".join(f"{stats[k]:.{digits}f}" for k in ("min", "median", "max")) + f" {unit}"
 
 
-def table_rows(report: dict) -> list[tuple[str, str]]:
+def _load(stats: dict) -> str:
+    return f"load {stats['min']:.1f}-{stats['max']:.1f}"
+
+
+def table_rows(report: dict) -> list[tuple[str, str, str, str]]:
+    """(measure, ours, yatzy-solver, load during the runs), each min / median / max."""
     rows = []
-    for profile, ours in report["ours"].items():
-        rows += [
-            (f"build {profile} (wall)", _seconds(ours["seconds"])),
-            (f"build {profile} (CPU)", _seconds(ours["cpu_seconds"])),
-            ("  of which rule tables (wall)", _seconds(ours["rule_tables_seconds"])),
-            (f"peak memory {profile}", f"{ours['peak_rss_mb']:.0f} MB"),
-            (f"expected score {profile}", f"{ours['value']:.7f}"),
-        ]
-    rows.append(("states solved (each)", f"{report['ours']['official']['states']:,}"))
     ref = report["reference"]
-    if "error" in ref:
-        rows.append(("yatzy-solver", f"unavailable: {ref['error']}"))
-    else:
+    peer = "error" not in ref
+    use = report["use"]
+    for profile, ours in report["ours"].items():
+        official = profile == "official" and peer
         rows += [
-            (f"yatzy-solver {ref['version']} build (wall)", _seconds(ref["seconds"])),
-            (f"yatzy-solver {ref['version']} build (CPU)", _seconds(ref["cpu_seconds"])),
-            ("yatzy-solver peak memory", f"{ref['peak_rss_mb']:.0f} MB"),
-            ("yatzy-solver expected score", f"{ref['value']:.7f}"),
             (
-                "our time / yatzy-solver (wall, CPU)",
-                f"{ref['our_time_ratio']:.2f}x, {ref['our_cpu_ratio']:.2f}x",
+                f"build {profile} (wall)",
+                _three(ours["seconds"]),
+                _three(ref["seconds"]) if official else "",
+                _load(ours["load"]),
             ),
             (
-                "values agree (all states)",
-                f"{ref['values_agree']} (max diff {ref['max_abs_difference']:.1e} over "
-                f"{ref['states_compared']:,} states)",
+                f"build {profile} (CPU)",
+                _three(ours["cpu_seconds"]),
+                _three(ref["cpu_seconds"]) if official else "",
+                "",
+            ),
+            (
+                f"peak memory, build {profile}",
+                _three(ours["peak_rss_mb"], "MB", 0),
+                _three(ref["peak_rss_mb"], "MB", 0) if official else "",
+                "",
+            ),
+            (
+                f"expected score {profile}",
+                f"{ours['value']:.7f}",
+                f"{ref['value']:.7f}" if official else "",
+                "",
             ),
         ]
-    use = report["use"]
+    if peer:
+        rows.append(
+            (
+                "values agree (all reachable states)",
+                f"{ref['values_agree']}",
+                f"max diff {ref['max_abs_difference']:.1e} over {ref['states_compared']:,}",
+                "",
+            )
+        )
     if "error" not in use:
         rows += [
             (
-                "load stored table",
-                f"{1000 * use['load_seconds_median']:.0f} ms median, "
-                f"{1000 * use['load_seconds_max']:.0f} ms max",
+                f"simulate {report['sim_games']} optimal games (wall)",
+                _three(use["simulate_seconds"]),
+                _three(ref["simulate_seconds"]) if peer else "",
+                _load(use["load"]),
             ),
             (
-                "rank() cold (solves the turn)",
-                f"{use['rank_cold_ms_median']:.2f} ms median, {use['rank_cold_ms_max']:.2f} ms max",
+                f"rank() first sight, median over {use['rank_calls']} positions",
+                _three(use["rank_cold_ms_median"], "ms", 3),
+                _three(ref["rank_ms_median"], "ms", 3) if peer else "",
+                "",
             ),
-            ("rank() warm", f"{use['rank_warm_ms_median']:.3f} ms median"),
-            ("rank() all calls", f"p99 {use['rank_ms_p99']:.2f} ms over {use['rank_calls']} calls"),
+            (
+                "rank() all calls, p99",
+                _three(use["rank_ms_p99"], "ms", 3),
+                _three(ref["rank_ms_p99"], "ms", 3) if peer else "",
+                "",
+            ),
+            ("rank() warm, median", _three(use["rank_warm_ms_median"], "ms", 3), "", ""),
+            ("load a stored table, median", _three(use["load_seconds_median"], "s", 3), "", ""),
         ]
     load = report["machine"]
     rows.append(
         (
-            "load average before/after",
-            f"{load['load_average_before'][0]:.1f} / "
-            f"{load['load_average_after'][0]:.1f} on {load['cpus']} CPUs",
+            "load average before / after",
+            f"{load['load_average_before'][0]:.1f} / {load['load_average_after'][0]:.1f}",
+            f"{load['cpus']} CPUs",
+            "",
         )
     )
     return rows
@@ -333,12 +464,13 @@ def markdown(report: dict, rows: list[tuple[str, str]]) -> str:
         "### Strategy solver (`bench/bench_strategy.py`)",
         "",
         f"{report['machine']['cpus']} CPUs, Python {report['machine']['python']}; "
-        f"min / median of {report['runs']} runs, each build in a fresh process.",
+        f"min / median / max of {report['runs']} runs, ours and yatzy-solver's alternating, "
+        "each in a fresh process.",
         "",
-        "| measure | result |",
-        "|---|---|",
+        "| measure | ours | yatzy-solver | machine |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {name.strip()} | {value} |" for name, value in rows]
+    lines += [f"| {' | '.join(row)} |" for row in rows]
     return "\n".join(lines)
 
 

@@ -2,15 +2,13 @@
 
 An :class:`Advisor` holds one solved :class:`~games.strategy.solver.StrategyTable` and
 answers for any scorecard of its rules. It solves the turn being played on demand (one
-state, a millisecond or so, remembered) and reads what comes after from the table.
+state, tens of microseconds: :mod:`.quickturn`, remembered in a shared bounded cache) and
+reads what comes after from the table.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,7 +23,26 @@ from games.rules import (
     parse_dice,
 )
 
-from .dice import DICE, LEVEL_INDEX, sub_keeps
+from .choices import (
+    TIE_TOLERANCE,
+    Alternatives,
+    Choice,
+    Option,
+    alternatives,
+    loss_between,
+)
+from .dice import DICE, ROLL_INDEX
+from .lattice import SUBKEEP_LISTS
+from .quickturn import (
+    SUBKEEP_INDICES,
+    TURNS,
+    TurnPieces,
+    best_keeps,
+    box_future,
+    final_values,
+    keep_values,
+    new_token,
+)
 from .ruletables import (
     CATEGORIES,
     FACE_OF_BOX,
@@ -36,90 +53,12 @@ from .ruletables import (
 from .solver import (
     StrategyTable,
     Transitions,
-    TurnValues,
-    Workspace,
-    future_values,
     known_states,
     transitions,
-    turn_values,
 )
 
-Choice = tuple[int, ...] | Category
 MAX_ROLLS_LEFT = 2  # after the first roll of a turn
-#: Two expected totals closer than this are equal: the solver adds the same points up in
-#: different orders, so options equal in fact can differ by ~1e-14 (never by 1e-9 for real).
-TIE_TOLERANCE = 1e-9
 _INDEX = {category: i for i, category in enumerate(CATEGORIES)}
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice in a position and the expected final total of the card if it is taken.
-
-    ``choice`` is a sorted tuple of the dice kept for the next roll, or the
-    :class:`~games.rules.Category` to score now.
-    """
-
-    choice: Choice
-    expected_total: float
-
-    @property
-    def is_keep(self) -> bool:
-        return isinstance(self.choice, tuple)
-
-    def to_dict(self, best: Option | None = None) -> dict[str, object]:
-        """The option for the wire: ``choice`` a box name or the list of dice kept, and its
-        ``loss`` against ``best`` (ties under :data:`TIE_TOLERANCE` count as 0)."""
-        return {
-            "kind": "keep" if self.is_keep else "box",
-            "choice": list(self.choice) if isinstance(self.choice, tuple) else self.choice.value,
-            "expected_total": round(self.expected_total, 3),
-            "loss": round(loss_between(best, self), 3) if best is not None else 0.0,
-        }
-
-
-@dataclass(frozen=True)
-class Alternatives:
-    """The best few choices of a position, and the one a player chose among all of them.
-
-    ``top`` holds up to ``n`` options best first, without "keep all five" (a roll spent
-    on nothing); ``chosen`` is the chosen option, ``place`` its 1-based place in the full
-    ranking and ``loss`` what it gave away against the best (0 for a tie).
-    """
-
-    top: tuple[Option, ...]
-    chosen: Option | None = None
-    place: int | None = None
-    loss: float = 0.0
-
-    def to_dict(self) -> dict[str, object]:
-        best = self.top[0] if self.top else None
-        return {
-            "top": [option.to_dict(best) for option in self.top],
-            "chosen": self.chosen.to_dict(best) if self.chosen is not None else None,
-            "place": self.place,
-            "loss": round(self.loss, 3),
-        }
-
-
-def alternatives(
-    ranking: Sequence[Option], n: int = 5, chosen: Choice | Sequence[int] | None = None
-) -> Alternatives:
-    """The top ``n`` of a ranking (from :meth:`Advisor.rank`) and the chosen option's place."""
-    top = tuple(o for o in ranking if not (o.is_keep and len(o.choice) == DICE))[:n]
-    if chosen is None or not ranking:
-        return Alternatives(top)
-    wanted = chosen if isinstance(chosen, Category) else tuple(sorted(chosen))
-    for place, option in enumerate(ranking, start=1):
-        if option.choice == wanted:
-            return Alternatives(top, option, place, loss_between(ranking[0], option))
-    raise IllegalMove(f"{wanted} is not a choice in this position.")
-
-
-@dataclass(frozen=True)
-class _Turn:
-    values: TurnValues
-    future: np.ndarray  # (13, 6): bonus + value of the next turn per box and outcome
 
 
 class Advisor:
@@ -136,9 +75,8 @@ class Advisor:
         self._values = table.values
         self._known = known_states()
         self._trans = trans or transitions(table.tables)
-        self._turns: OrderedDict[tuple[int, int, int], _Turn] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._token = new_token()  # this table's part of the shared turn cache's keys
+        self._cache_size = cache_size  # kept for callers; the shared cache is bounded by weight
         self._myopic: Advisor | None = None
 
     @property
@@ -165,19 +103,16 @@ class Advisor:
         mask, upper, held_50 = self._state(card)
         return float(self._values[mask, upper, held_50])
 
-    def _turn(self, state: tuple[int, int, int]) -> _Turn:
-        with self._lock:
-            turn = self._turns.get(state)
-            if turn is not None:
-                self._turns.move_to_end(state)
-                return turn
-        m, u, y = (np.array([v], dtype=np.intp) for v in state)
-        values = turn_values(self._trans, self._values, m, u, y, Workspace())
-        turn = _Turn(values, future_values(self._values, m, u, y)[:, :, 0])
-        with self._lock:
-            self._turns[state] = turn
-            if len(self._turns) > self._cache_size:
-                self._turns.popitem(last=False)
+    def _turn(self, state: tuple[int, int, int], rolls_left: int) -> TurnPieces:
+        """The pieces of ``state``'s turn that ``rolls_left`` needs (see :mod:`.quickturn`)."""
+        key = (self._token, state)
+        turn = TURNS.get(key)
+        if turn is None:
+            turn = TURNS.setdefault(key, TurnPieces(box_future(self._values, state)))
+        if rolls_left and turn.final is None:  # two threads may both fill it in: same values
+            turn.final = final_values(self._trans, turn.future, state)
+        if rolls_left == MAX_ROLLS_LEFT and turn.rolls1 is None:
+            turn.rolls1 = best_keeps(turn.final)
         return turn
 
     # -- the public questions ----------------------------------------------------------------
@@ -200,7 +135,7 @@ class Advisor:
         if card.is_complete:
             return []
         state = self._state(card)
-        turn = self._turn(state)
+        turn = self._turn(state, rolls_left)
         base = card.total
         scored = self._box_values(card, dice, state, turn)
         ranked: list[tuple[float, int, int, Option]] = [
@@ -208,11 +143,13 @@ class Advisor:
         ]
         if rolls_left:
             best_box = max(scored.values())
-            keeps = turn.values.keeps[rolls_left]
-            for order, keep in enumerate(sub_keeps(dice)):
-                size = len(keep)
-                value = float(keeps[size][LEVEL_INDEX[size][keep], 0])
-                if size == DICE and rolls_left == 1:
+            after = turn.final if rolls_left == 1 else turn.rolls1
+            roll = ROLL_INDEX[tuple(sorted(dice))]
+            values = keep_values(after, SUBKEEP_INDICES[roll]).tolist()
+            for order, ((keep, _), value) in enumerate(
+                zip(SUBKEEP_LISTS[roll], values, strict=True)
+            ):
+                if rolls_left == 1 and len(keep) == DICE:
                     value = best_box  # the same thing, added up the same way
                 ranked.append((value, 1, order, Option(keep, base + value)))
         ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -277,7 +214,7 @@ class Advisor:
         card: Scorecard,
         dice: tuple[int, ...],
         state: tuple[int, int, int],
-        turn: _Turn,
+        turn: TurnPieces,
     ) -> dict[Category, float]:
         """Points now plus everything after, for each box the rules allow these dice in."""
         bonus = (
@@ -293,13 +230,6 @@ class Advisor:
         return values
 
 
-def loss_between(best: Option, chosen: Option) -> float:
-    """Expected points ``chosen`` gives away against ``best``; a gap below
-    :data:`TIE_TOLERANCE` is a floating-point tie, not a loss, and counts as 0."""
-    gap = best.expected_total - chosen.expected_total
-    return gap if gap >= TIE_TOLERANCE else 0.0
-
-
 def _outcome(c: int, points: int) -> int:
     """Which next state scoring ``points`` in box ``c`` leads to (see ``Transitions``)."""
     face = int(FACE_OF_BOX[c])
@@ -308,3 +238,14 @@ def _outcome(c: int, points: int) -> int:
     if c == YAHTZEE_BOX:
         return int(points == YAHTZEE_POINTS)
     return 0
+
+
+__all__ = [
+    "TIE_TOLERANCE",
+    "Advisor",
+    "Alternatives",
+    "Choice",
+    "Option",
+    "alternatives",
+    "loss_between",
+]

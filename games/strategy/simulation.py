@@ -8,12 +8,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from games import engine
 from games.rules import Category, Scorecard
 
 from .advisor import Advisor
 from .bots import choose_action
+from .dice import ROLLS
+from .lockstep import play_batch, simulate_lockstep
+from .ruletables import CATEGORIES
+from .winning import HORIZON
 
+LOCKSTEP_POLICIES = frozenset({"optimal", "greedy"})
 MAX_ACTIONS_PER_GAME = 13 * 8  # a turn takes at most Roll, Keep, Roll, Keep, Roll, Score
 
 
@@ -70,9 +77,27 @@ def simulate(
     policy: str = "optimal",
     seed: int | None = None,
     progress: Callable[[int], None] | None = None,
+    lockstep: bool = True,
 ) -> SimulationResult:
-    """Play ``games`` solitaire games with ``policy``, seeded by ``seed``."""
+    """Play ``games`` solitaire games with ``policy``, seeded by ``seed``.
+
+    ``optimal`` and ``greedy`` (optimal play on the one-turn table) are played in lock step,
+    all games at once (:mod:`.lockstep`); other policies, or ``lockstep=False``, one game
+    after the other through the engine.
+    """
     started = time.perf_counter()
+    if lockstep and policy in LOCKSTEP_POLICIES:
+        player = advisor.myopic() if policy == "greedy" else advisor
+        batch, _ = simulate_lockstep(player, games, seed)
+        if progress:
+            progress(games)
+        return SimulationResult(
+            policy=policy,
+            scores=tuple(int(total) for total in batch.totals),
+            upper_bonuses=int(batch.upper_bonus.sum()),
+            yahtzees=int((batch.boxes[:, CATEGORIES.index(Category.YAHTZEE)] == 50).sum()),
+            seconds=time.perf_counter() - started,
+        )
     rng = random.Random(seed)
     scores: list[int] = []
     bonuses = yahtzees = 0
@@ -127,16 +152,15 @@ class MatchResult:
 def play_match(
     advisor: Advisor, rng: random.Random, bot: str, versus: str, bot_seat: int
 ) -> engine.GameState:
-    """One heads-up game: ``bot`` in ``bot_seat``, ``versus`` in the other; the final state."""
+    """One heads-up game through the engine from the roll-off: ``bot`` in ``bot_seat``,
+    ``versus`` in the other; the final state."""
     state = engine.start(2, advisor.rules, rng)
-    policies = {bot_seat: bot, 1 - bot_seat: versus}
-    for _ in range(2 * MAX_ACTIONS_PER_GAME):
-        if state.is_finished:
-            return state
-        seat = state.current_seat
-        assert seat is not None
-        state = engine.apply(state, choose_action(advisor, state, seat, rng, policies[seat]), rng)
-    raise RuntimeError("The bots did not finish their game.")
+    return _play_out(advisor, state, rng, {bot_seat: bot, 1 - bot_seat: versus})
+
+
+#: Policies that play like ``optimal`` until the last HORIZON rounds (so those rounds can be
+#: played for every game at once in lock step, see :func:`_early_cards`).
+OPTIMAL_UNTIL_THE_END = frozenset({"optimal", "win"})
 
 
 def simulate_match(
@@ -147,20 +171,70 @@ def simulate_match(
     seed: int | None = None,
     first: int = 0,
 ) -> MatchResult:
-    """Play games ``first`` .. ``first + games - 1`` of a seeded series (each game seeded by
-    its number, so a series split among processes plays the same games); the bot takes seat
-    0 in even games and seat 1 in odd ones."""
+    """Play games ``first`` .. ``first + games - 1`` of a seeded series (seeded by ``seed``
+    and ``first``, so a series split among processes is reproducible); the bot takes seat 0
+    in even games and seat 1 in odd ones, and seat 0 starts.
+
+    When both sides play like ``optimal`` before the last :data:`~.winning.HORIZON` rounds,
+    those first rounds are played for all the games at once (:mod:`.lockstep`): neither
+    side looks at the other there. The cards they leave are rebuilt through
+    :meth:`Scorecard.score` and the last rounds are played through the engine.
+    """
     started = time.perf_counter()
     wins = ties = losses = 0
-    for number in range(first, first + games):
+    early = None
+    if bot in OPTIMAL_UNTIL_THE_END and versus in OPTIMAL_UNTIL_THE_END:
+        early = _early_cards(advisor, games, np.random.default_rng([seed or 0, first]))
+    for i, number in enumerate(range(first, first + games)):
         rng = random.Random(f"{seed} {number}")
         seat = number % 2
-        final = play_match(advisor, rng, bot, versus, seat).cards
+        policies = {seat: bot, 1 - seat: versus}
+        if early is None:
+            state = engine.start(2, advisor.rules, rng)
+        else:
+            state = engine.GameState(
+                rules=advisor.rules,
+                cards=(early[0][i], early[1][i]),
+                rolloff=(),
+                starter=0,
+                turn_number=2 * early[0][i].filled_count,
+            )
+        final = _play_out(advisor, state, rng, policies).cards
         mine, theirs = final[seat].total, final[1 - seat].total
         wins += mine > theirs
         ties += mine == theirs
         losses += mine < theirs
     return MatchResult(bot, versus, wins, ties, losses, time.perf_counter() - started)
+
+
+def _early_cards(
+    advisor: Advisor, games: int, rng: np.random.Generator
+) -> tuple[list[Scorecard], list[Scorecard]]:
+    """Each seat's card after the rounds before the horizon, played in lock step."""
+    turns = 13 - HORIZON
+    seats = []
+    for _ in range(2):
+        batch = play_batch(advisor, games, rng, turns)
+        cards = []
+        for g in range(games):
+            card = Scorecard(rules=advisor.rules)
+            for t in range(turns):
+                card = card.score(CATEGORIES[batch.order[g, t]], ROLLS[batch.scored[g, t]])
+            cards.append(card)
+        seats.append(cards)
+    return seats[0], seats[1]
+
+
+def _play_out(
+    advisor: Advisor, state: engine.GameState, rng: random.Random, policies: dict[int, str]
+) -> engine.GameState:
+    for _ in range(2 * MAX_ACTIONS_PER_GAME):
+        if state.is_finished:
+            return state
+        seat = state.current_seat
+        assert seat is not None
+        state = engine.apply(state, choose_action(advisor, state, seat, rng, policies[seat]), rng)
+    raise RuntimeError("The bots did not finish their game.")
 
 
 def merge(results: list[MatchResult]) -> MatchResult:

@@ -12,8 +12,9 @@ range of totals at once, the totals as the columns of the solver's lattice
 (:func:`~games.strategy.solver.keep_values`, :func:`~games.strategy.solver.best_keep`);
 ending the turn in box ``c`` with roll ``r`` reads ``V(next, t + gain)``, a shifted row.
 
-States ``d`` turns after the one being played see totals from ``t0`` to ``t0 + d * GAIN_MAX``,
-so the work grows with the rounds left; :data:`HORIZON` rounds are solved (see
+Each state reachable from the one being played is solved for the totals it can have: from
+``t0`` to ``t0`` plus the most its path can have added (a first pass finds it), so the work
+grows with the rounds left; :data:`HORIZON` rounds are solved (see
 docs/benchmarks.md for the time a decision takes at each horizon).
 """
 
@@ -29,7 +30,7 @@ from games.rules import Category, Scorecard, parse_dice
 
 from .advisor import Advisor
 from .dice import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
-from .outcomes import FULL, GAIN_MAX, State, box_outcomes, state_of
+from .outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
 from .ruletables import CATEGORIES
 from .scoredist import final_score_distribution
 from .solver import TurnValues, best_keep, keep_values
@@ -72,13 +73,37 @@ class _Plan:
 
     def __init__(self, advisor: Advisor, root: State, total: int, utility: np.ndarray) -> None:
         self.trans = advisor.transitions
-        self.root_filled = bin(root[0]).count("1")
         self.total = total
         self.utility = utility
         self.known: dict[State, np.ndarray] = {}
+        self.outcomes: dict[State, BoxOutcomes] = {}
+        self.reach = self._reach(root)
+
+    def _reach(self, root: State) -> dict[State, int]:
+        """Most points each state reachable from ``root`` can have added since (its totals run
+        from ``total`` to ``total + reach``): the widths of the rows solved."""
+        reach = {root: 0}
+        layer = [root]
+        while layer:
+            following: dict[State, int] = {}
+            for state in layer:
+                if state[0] == FULL:
+                    continue
+                out = self.outcomes[state] = box_outcomes(self.trans, state)
+                for c in np.flatnonzero(out.legal.any(axis=1)):
+                    rolls = np.flatnonzero(out.legal[c])
+                    code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
+                    m = int(out.next_mask[c])
+                    for k in np.unique(code):
+                        after = (m, int(k) // 2, int(k) % 2)
+                        most = reach[state] + int(out.gain[c, rolls[code == k]].max())
+                        following[after] = max(following.get(after, 0), most)
+            reach.update(following)
+            layer = list(following)
+        return reach
 
     def width(self, state: State) -> int:
-        return (bin(state[0]).count("1") - self.root_filled) * GAIN_MAX + 1
+        return self.reach[state] + 1
 
     def value(self, state: State) -> np.ndarray:
         """``V(state, t)`` for t = total .. total + width - 1."""
@@ -95,7 +120,7 @@ class _Plan:
         """The turn of ``state`` solved for its range of totals, and with ``per_box`` the chance
         of winning per box and final roll (-inf where not allowed)."""
         width = self.width(state)
-        out = box_outcomes(self.trans, state)
+        out = self.outcomes[state]
         columns = np.arange(width)
         rolls_count = out.gain.shape[1]
         final = np.full((rolls_count, width), -np.inf)
@@ -105,7 +130,10 @@ class _Plan:
             code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
             nexts, row = np.unique(code, return_inverse=True)
             m = int(out.next_mask[c])
-            rows = np.stack([self.value((m, int(k) // 2, int(k) % 2)) for k in nexts])
+            found = [self.value((m, int(k) // 2, int(k) % 2)) for k in nexts]
+            rows = np.zeros((len(found), max(len(v) for v in found)))
+            for i, v in enumerate(found):  # padding is never read: no roll reaches past a row
+                rows[i, : len(v)] = v
             chance = rows[row[:, None], out.gain[c, rolls][:, None] + columns[None, :]]
             final[rolls] = np.maximum(final[rolls], chance)
             if boxes is not None:
