@@ -43,6 +43,11 @@ class GameCreateForm(forms.Form):
             "invalid_choice": gettext_lazy("Choose blitz, live, relaxed, daily or untimed.")
         },
     )
+    feedback = forms.BooleanField(
+        label="Feedback after every decision: the coach says what each keep and box cost "
+        "(when you play alone or only against the computer)",
+        required=False,
+    )
 
     def hints_setting(self) -> bool | None:
         """None (decide at the start), True or False; a form without the field means auto."""
@@ -118,7 +123,7 @@ class AddBotForm(VersionForm):
         label="Computer player",
         choices=BotLevel.choices,
         initial=BotLevel.CASUAL,
-        error_messages={"invalid_choice": "Choose Coach, Casual or Beginner."},
+        error_messages={"invalid_choice": "Choose Coach, Coach (to win), Casual or Beginner."},
     )
 
 

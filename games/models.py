@@ -96,6 +96,8 @@ class Game(models.Model):
     is_public = models.BooleanField(default=False)
     # None: decided at the start (on when at most one person plays, the rest being bots).
     coach_hints = models.BooleanField(null=True, blank=True)
+    # The coach's word after every keep and box (solo or only against computer players).
+    feedback = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     pace = models.CharField(max_length=10, choices=Pace, default=Pace.UNTIMED)
     # When the turn in progress began, and when its clock runs out (None: no clock, or
@@ -206,23 +208,35 @@ class BotLevel(models.TextChoices):
     """Computer players, and the strategy each plays (games/strategy/bots.py)."""
 
     COACH = "coach", "Coach"
+    COACH_WIN = "coach_win", "Coach (to win)"
     CASUAL = "casual", "Casual"
     BEGINNER = "beginner", "Beginner"
 
     @property
     def policy(self) -> str:
-        return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+        return {
+            "coach": "optimal",
+            "coach_win": "win",
+            "casual": "casual",
+            "beginner": "greedy",
+        }[self.value]
 
     @property
     def rating(self) -> tuple[float, float]:
         """The fixed public rating (mu, sigma) this computer player is rated at."""
-        return {"coach": (32.0, 1.0), "casual": (27.0, 1.0), "beginner": (20.0, 1.0)}[self.value]
+        return {
+            "coach": (32.0, 1.0),
+            "coach_win": (32.5, 1.0),  # wins a little over half its heads-up games vs Coach
+            "casual": (27.0, 1.0),
+            "beginner": (20.0, 1.0),
+        }[self.value]
 
     @property
     def description(self) -> str:
         """How this computer player plays, in a few words."""
         return {
             "coach": "plays perfectly",
+            "coach_win": "plays perfectly, and in the last rounds for the best chance to win",
             "casual": "strong, sometimes slips",
             "beginner": "grabs the most points now",
         }[self.value]
@@ -370,3 +384,20 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.channel_name}"
+
+
+class PracticeRecord(models.Model):
+    """A person's answers on the practice page: how many, and how many were the best play."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice"
+    )
+    answered = models.PositiveIntegerField(default=0)
+    best = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user} practice: {self.best} of {self.answered}"
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.best / self.answered if self.answered else None

@@ -28,6 +28,7 @@ GAME_WIRE_FIELDS = (
     "upper_first",
     "is_public",
     "coach_hints",
+    "feedback",
     "review",
     "version",
     "host_user_id",

@@ -3,10 +3,12 @@ from django.urls import path
 
 from . import pages, views
 from .limits import limit_failed_logins, limit_failed_signups, limit_table_creation
+from .views_practice import practice_page
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/new/", limit_table_creation(views.game_create), name="game_create"),
+    path("practice/", practice_page, name="practice"),
     path("g/<str:code>/", views.game_detail, name="game"),
     path("g/<str:code>/state.json", views.game_state, name="game_state"),
     path("g/<str:code>/moves.json", pages.game_moves, name="game_moves"),

@@ -120,6 +120,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 client_seed=form.cleaned_data["client_seed"],
                 series=form.cleaned_data["series"],
                 pace=form.cleaned_data.get("pace") or None,
+                feedback=form.cleaned_data["feedback"],
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -161,11 +162,18 @@ def render_game(
     request: HtmxHttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     viewer = player_for(request)
+    feedback = selectors.decision_feedback(
+        snapshot.game, next((s.position for s in snapshot.seats if viewer.owns(s)), None)
+    )
     if request.htmx:
-        # The same shared fragment the room's sockets get, plus this request's message.
+        # The same shared fragment the room's sockets get, plus this request's message
+        # and (on a table with feedback) the coach's word on this person's last decision.
         flash = render_to_string("games/room.html#flash", {"error": error})
+        if snapshot.game.feedback:
+            flash += render_to_string("games/room.html#feedback", {"feedback": feedback})
         return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)
     context = {
+        "feedback": feedback,
         "g": selectors.snapshot_view(snapshot, viewer),
         "error": error,
         "presence": selectors.presence_view(snapshot.game.code),

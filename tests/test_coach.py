@@ -137,7 +137,7 @@ def play_game_as(person: Player, game: Game) -> Game:
 def test_a_game_against_three_computer_players_is_played_to_the_end(alice, dice, coach_advisor):
     host = player_of(alice)
     game = services.game_create(player=host, seat_count=4)
-    for level in BotLevel:
+    for level in (BotLevel.COACH, BotLevel.CASUAL, BotLevel.BEGINNER):
         add_bot(game, host, level)
 
     game = play_game_as(host, game)
@@ -332,7 +332,8 @@ def test_finished_game_page_shows_the_review_with_the_costliest_moments(
 
     assert "The coach’s review" in page
     assert "costliest moments" in page
-    assert page.count("<tr><td>") >= 13  # every decision listed
+    every = page.split('class="moments every"')[1].split("</ol>")[0]
+    assert every.count('<table class="choices">') >= 13  # every decision, with its top five
     mean = Seat.objects.get(game=game).mean_loss
     assert f"{mean:.2f}" in history
     assert "lost per decision" in history
@@ -377,7 +378,7 @@ def test_an_unknown_level_is_refused_with_a_message(table, alice_client):
         f"/g/{table.code}/bots/add/", {"version": version_of(table), "level": "wizard"}
     )
     assert response.status_code == 400
-    assert "Choose Coach, Casual or Beginner." in response.content.decode()
+    assert "Choose Coach, Coach (to win), Casual or Beginner." in response.content.decode()
 
 
 def test_create_form_sets_coach_hints(alice_client):

@@ -25,6 +25,7 @@ from .board import (
 )
 from .coach import BoxHint, Hints, choice_words, hints_for
 from .fairness import RollRow, VerifyView, moves_json, verify_view
+from .feedback import FeedbackView, decision_feedback
 from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
 from .presence import PresenceView, presence_view
 from .ratings import (
@@ -56,6 +57,7 @@ __all__ = [
     "BoxView",
     "ColumnView",
     "DieView",
+    "FeedbackView",
     "GameView",
     "Hints",
     "History",
@@ -79,6 +81,7 @@ __all__ = [
     "action_urls",
     "bot_ratings",
     "choice_words",
+    "decision_feedback",
     "get_game",
     "hints_for",
     "leaderboard",

@@ -5,26 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from ..engine import GameState
 from ..models import Game
 from ..rules import Category
 from ..strategy import loaded_advisor
+from ..strategy.advisor import alternatives
 from ..strategy.bots import held_flags
+from ..strategy.winning import plays_to_win, rank_to_win
+from .choices import TOP, ChoiceView, choice_words, option_views, win_views
 from .viewmodel import ViewModel
 
-
-def _keep_words(keep: tuple[int, ...]) -> str:
-    return "keep " + " ".join(map(str, keep)) if keep else "reroll all five"
-
-
-def choice_words(choice: object) -> str:
-    """A coach's choice in a player's words: "keep 5 5", or the box's name."""
-    if isinstance(choice, Category):
-        return choice.label
-    if isinstance(choice, str):
-        return Category(choice).label
-    return _keep_words(tuple(choice))  # type: ignore[arg-type]
+__all__ = ["BoxHint", "Hints", "choice_words", "hints_for"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +36,8 @@ class Hints(ViewModel):
     suggested: tuple[bool, ...] = ()  # dice the best keep holds
     boxes: dict[Category, BoxHint] = field(default_factory=dict)
     keep_cost: float | None = None  # rolling with the dice held now, against the best
+    top: tuple[ChoiceView, ...] = ()  # the five best choices (keeps and boxes)
+    to_win: tuple[ChoiceView, ...] = ()  # the five best to finish first (last rounds, 2+ seats)
 
 
 def hints_for(game: Game, state: GameState | None) -> Hints | None:
@@ -63,15 +58,21 @@ def hints_for(game: Game, state: GameState | None) -> Hints | None:
     suggested: tuple[bool, ...] = ()
     keep_cost = None
     if isinstance(best.choice, Category):
-        words = f"score {best.choice.label} now"
+        words = _("score %(box)s now") % {"box": best.choice.label}
     else:
-        words = f"{_keep_words(best.choice)} and roll"
+        words = _("%(keep)s and roll") % {"keep": choice_words(best.choice)}
         suggested = held_flags(state.dice, best.choice, state.held)
     if state.rolls_left:
         kept = state.kept_dice()
         keep_cost = next((top - o.expected_total for o in ranking if o.choice == kept), None)
+    to_win: tuple[ChoiceView, ...] = ()
+    if plays_to_win(card, state.seat_count):
+        opponents = [c for i, c in enumerate(state.cards) if i != state.current_seat]
+        to_win = win_views(rank_to_win(advisor, card, state.dice, state.rolls_left, opponents))
     return Hints(
         ready=True,
+        top=option_views(alternatives(ranking, TOP)),
+        to_win=to_win,
         best=words,
         best_expected=top,
         suggested=suggested,

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Max, Q
 
-from ..models import Game, Seat
+from ..models import Game, PracticeRecord, Seat
 from ..rules import Scorecard
 from .ratings import RatingView, user_rating
+from .review import BandView, band_of, band_views
 from .viewmodel import ViewModel
+
+TREND_WINDOW = 5  # games averaged in the loss chart's trend line
 
 
 @dataclass
@@ -40,6 +43,10 @@ class History(ViewModel):
     rating: RatingView | None = None
     user_id: int | None = None
     rating_chart: dict[str, object] | None = None
+    mean_loss: float | None = None  # over every reviewed game, per decision
+    band: BandView | None = None  # the rating band of that mean
+    bands: tuple[BandView, ...] = ()
+    practice: PracticeRecord | None = None  # answers on /practice/, if any
 
 
 def user_history(username: str) -> History | None:
@@ -73,7 +80,13 @@ def user_history(username: str) -> History | None:
             )
         )
     played = stats["played"]
+    losses = [e.mean_loss for e in reversed(entries) if e.mean_loss is not None]
+    mean_loss = sum(losses) / len(losses) if losses else None
     return History(
+        mean_loss=mean_loss,
+        band=band_of(mean_loss) if mean_loss is not None else None,
+        bands=band_views(),
+        practice=PracticeRecord.objects.filter(user=user, answered__gt=0).first(),
         username=user.username,
         games_played=played,
         wins=stats["wins"],
@@ -83,7 +96,7 @@ def user_history(username: str) -> History | None:
         bonus_rate=bonuses / played if played else None,
         entries=entries,
         chart=score_chart([e.total for e in reversed(entries)]),
-        loss_chart=loss_chart([e.mean_loss for e in reversed(entries) if e.mean_loss is not None]),
+        loss_chart=loss_chart(losses),
         user_id=user.pk,
         rating=(rating := user_rating(user.pk)),
         # The chart starts at 0, where every new account starts.
@@ -99,14 +112,25 @@ def score_chart(totals: list[int]) -> dict[str, object] | None:
 
 
 def loss_chart(losses: list[float]) -> dict[str, object] | None:
-    """A line chart of the mean expected points lost per decision, game by game."""
-    return line_chart([round(v, 2) for v in losses], grid=1)
+    """A line chart of the mean expected points lost per decision, game by game, with its
+    trend: at each game, the mean of the last :data:`TREND_WINDOW` games."""
+    values = [round(v, 2) for v in losses]
+    trend = []
+    for i in range(len(values)):
+        window = values[max(0, i - TREND_WINDOW + 1) : i + 1]
+        trend.append(sum(window) / len(window))
+    return line_chart(values, grid=1, trend=trend)
 
 
 def line_chart(
-    values: Sequence[float], grid: int, width: int = 600, height: int = 200
+    values: Sequence[float],
+    grid: int,
+    width: int = 600,
+    height: int = 200,
+    trend: Sequence[float] = (),
 ) -> dict[str, object] | None:
-    """Points of a line chart over time, for a server-rendered SVG."""
+    """Points of a line chart over time, for a server-rendered SVG; ``trend`` (as many
+    values) is drawn as a second line on the same scale."""
     if not values:
         return None
     pad = 30
@@ -123,6 +147,7 @@ def line_chart(
         "height": height,
         "points": points,
         "polyline": " ".join(f"{x},{yy}" for x, yy, _ in points),
+        "trend": " ".join(f"{round(pad + i * step, 1)},{y(v)}" for i, v in enumerate(trend)),
         "gridlines": [(y(v), v) for v in range(0, int(top) + 1, grid)],
         "pad": pad,
     }

@@ -4,9 +4,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from ..models import Game
-from .coach import choice_words
+from ..strategy.skill import BANDS, band_for
+from .choices import ChoiceView, choice_words, wire_views
 from .viewmodel import DieView, ViewModel, plain_dice
+
+#: The rating bands' names as a player reads them (the strategy names them in English).
+BAND_NAMES = {
+    "expert": gettext_lazy("expert"),
+    "strong": gettext_lazy("strong"),
+    "good": gettext_lazy("good"),
+    "learning": gettext_lazy("learning"),
+}
+
+
+@dataclass(frozen=True)
+class BandView(ViewModel):
+    """A rating band: a mean loss per decision from ``low`` to ``high`` (None: no end)."""
+
+    key: str
+    name: str
+    low: float
+    high: float | None
+
+
+def band_views() -> tuple[BandView, ...]:
+    """Every band, best first, as the page states them."""
+    return tuple(
+        BandView(b.name, str(BAND_NAMES.get(b.name, b.name)), b.low, b.high) for b in BANDS
+    )
+
+
+def band_of(mean_loss: float) -> BandView:
+    band = band_for(max(mean_loss, 0.0))
+    return BandView(band.name, str(BAND_NAMES.get(band.name, band.name)), band.low, band.high)
 
 
 @dataclass(frozen=True)
@@ -19,6 +52,26 @@ class MomentView(ViewModel):
     rolls_left: int
     seat: int = 0  # whose decision, and its place in their review (links the replay to it)
     index: int = 0
+    top: tuple[ChoiceView, ...] = ()  # the five best, and the chosen one marked (or added)
+    place: int | None = None  # the chosen one's place among all choices
+
+
+@dataclass(frozen=True)
+class SkillView(ViewModel):
+    """What the play was worth and what the dice did (Verhoeff's proficiency test)."""
+
+    expected_start: float
+    play_worth: float
+    final_total: int
+    luck: float
+
+    @property
+    def luck_size(self) -> float:
+        return abs(self.luck)
+
+    @property
+    def lucky(self) -> bool:
+        return self.luck >= 0
 
 
 @dataclass(frozen=True)
@@ -29,6 +82,9 @@ class SeatReviewView(ViewModel):
     mean_loss: float
     costliest: list[MomentView]
     moments: list[MomentView]
+    skill: SkillView | None = None
+    band: BandView | None = None
+    bands: tuple[BandView, ...] = ()
 
 
 def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | None:
@@ -50,9 +106,12 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
                 rolls_left=d["rolls_left"],
                 seat=position,
                 index=i,
+                top=wire_views(d.get("top", ()), d["choice"], d.get("place"), d["loss"]),
+                place=d.get("place"),
             )
             for i, d in enumerate(data["decisions"])
         ]
+        skill = data.get("skill")
         result.append(
             SeatReviewView(
                 name=name,
@@ -61,6 +120,16 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
                 mean_loss=data["mean_loss"],
                 costliest=[moments[i] for i in data["costliest"]],
                 moments=moments,
+                skill=SkillView(
+                    skill["expected_start"],
+                    skill["play_worth"],
+                    skill["final_total"],
+                    skill["luck"],
+                )
+                if skill
+                else None,
+                band=band_of(data["mean_loss"]) if moments else None,
+                bands=band_views(),
             )
         )
     return result

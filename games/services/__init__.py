@@ -35,6 +35,7 @@ from .lobby import (
     game_start,
     seat_set_client_seed,
 )
+from .practice import practice_answer
 from .presence import presence_close, presence_open, server_heartbeat
 from .reviews import review_store
 from .turns import turn_coach, turn_keep, turn_roll, turn_score
@@ -62,6 +63,7 @@ __all__ = [
     "guest_seats_claim",
     "mail_marked",
     "on_game_changed",
+    "practice_answer",
     "presence_close",
     "presence_open",
     "reschedule",

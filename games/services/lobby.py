@@ -102,6 +102,7 @@ def game_create(
     client_seed: str = "",
     series: int = 1,
     pace: Pace | str | None = None,
+    feedback: bool = False,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
 
@@ -126,6 +127,7 @@ def game_create(
         upper_first=rules.upper_first,
         is_public=is_public,
         coach_hints=coach_hints,
+        feedback=feedback,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
         series_length=series,
@@ -265,6 +267,8 @@ def game_start(
     game.seat_count = len(seats)
     if game.coach_hints is None:
         game.coach_hints = sum(1 for seat in seats if not seat.bot) <= 1
+    if sum(1 for seat in seats if not seat.bot) > 1:
+        game.feedback = False  # feedback is for one person learning, not a match
     game.status = Game.Status.PLAYING
     game.started_at = clock.now()
     game.store_turn(state)
@@ -298,6 +302,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         upper_first=game.upper_first,
         coach_hints=game.coach_hints,
         pace=game.pace,
+        feedback=game.feedback,
         is_public=False,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,

@@ -1,0 +1,118 @@
+"""/practice/: positions from real games where players gave away the most, anonymised;
+"what would you keep?", the ranking revealed, and the accuracy kept on the account."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games import services
+from games.models import PracticeRecord
+from games.rules import Rules
+from games.strategy.review import LoggedMove, review_game
+
+pytestmark = pytest.mark.django_db
+
+# Rolled 6 6 6 1 2 and kept the 1 and the 2: a costly keep.
+MOVES = [
+    LoggedMove("roll", 0, dice="66612", held="00000"),
+    LoggedMove("roll", 0, dice="66612", held="00011"),
+    LoggedMove("score", 0, dice="66612", category="chance"),
+]
+
+
+@pytest.fixture
+def costly_game(bob, finished_game, coach_advisor):
+    review = review_game(coach_advisor, Rules(), 1, MOVES)[0]
+    game = finished_game((bob, {"chance": 21}))
+    services.review_store(
+        code=game.code, review={"seats": {"0": review.to_dict()}}, mean_losses={0: review.mean_loss}
+    )
+    return game
+
+
+def token_of(page: str) -> str:
+    return re.search(r'name="token" value="([^"]+)"', page).group(1)
+
+
+def test_the_page_shows_a_costly_position_without_names(client, costly_game):
+    page = client.get("/practice/").content.decode()
+
+    assert "Practice: what would you keep?" in page
+    assert page.count('name="keep"') == 5
+    assert 'class="die-face"' in page
+    assert "bob" not in page and costly_game.code not in page
+    assert "csrfmiddlewaretoken" in page
+
+
+def test_the_best_keep_is_counted_on_the_account(alice_client, alice, costly_game):
+    page = alice_client.get("/practice/").content.decode()
+
+    answer = alice_client.post(
+        "/practice/", {"token": token_of(page), "keep": ["0", "1", "2"]}
+    ).content.decode()
+
+    assert "Right: that is the best keep." in answer
+    assert "The coach’s five best choices in this position" in answer
+    assert re.search(r'<tr class="choice chosen best" data-place="1">', answer)
+    record = PracticeRecord.objects.get(user=alice)
+    assert (record.answered, record.best) == (1, 1)
+    assert "Your accuracy so far: 1 best plays in 1 answers." in answer
+
+
+def test_a_keep_outside_the_five_best_is_told_and_counted(alice_client, alice, costly_game):
+    page = alice_client.get("/practice/").content.decode()
+
+    answer = alice_client.post("/practice/", {"token": token_of(page), "keep": ["3", "4"]})
+
+    assert "not among the coach’s five best choices" in answer.content.decode()
+    record = PracticeRecord.objects.get(user=alice)
+    assert (record.answered, record.best) == (1, 0)
+
+
+def test_a_guest_may_practise_but_keeps_no_record(client, costly_game):
+    page = client.get("/practice/").content.decode()
+    answer = client.post("/practice/", {"token": token_of(page), "keep": ["0", "1", "2"]})
+    assert answer.status_code == 200
+    assert "Log in to keep your accuracy" in answer.content.decode()
+    assert PracticeRecord.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"token": "forged", "keep": ["0"]},
+        {"keep": ["0"]},
+        {"token": "TOKEN", "keep": ["7"]},
+        {"token": "TOKEN", "keep": ["x"]},
+    ],
+)
+def test_a_malformed_answer_is_refused_and_counts_nothing(alice_client, costly_game, data):
+    page = alice_client.get("/practice/").content.decode()
+    if data.get("token") == "TOKEN":
+        data = {**data, "token": token_of(page)}
+
+    answer = alice_client.post("/practice/", data)
+
+    assert answer.status_code == 400
+    assert "did not name a practice position" in answer.content.decode()
+    assert PracticeRecord.objects.count() == 0
+
+
+def test_without_reviewed_games_there_is_nothing_to_practise(client, db):
+    page = client.get("/practice/").content.decode()
+    assert "No positions yet" in page
+
+
+def test_the_home_page_links_the_practice(client, db):
+    assert 'href="/practice/"' in client.get("/").content.decode()
+
+
+def test_the_history_shows_the_practice_accuracy(alice_client, alice, costly_game):
+    page = alice_client.get("/practice/").content.decode()
+    alice_client.post("/practice/", {"token": token_of(page), "keep": ["0", "1", "2"]})
+
+    history = alice_client.get("/u/alice/").content.decode()
+
+    assert "Practice: 1 best plays in 1 answers." in history
