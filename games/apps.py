@@ -6,7 +6,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import autoplay, broadcast, rendering, services
+        from . import autoplay, broadcast, languages, rendering, services  # noqa: F401
 
         services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from .engine import NO_HOLDS, TABLE_KEYS, GameState
 from .rules import Rules
@@ -51,9 +52,9 @@ def new_game_code() -> str:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby", "Waiting for players"
-        PLAYING = "playing", "In play"
-        FINISHED = "finished", "Finished"
+        LOBBY = "lobby", gettext_lazy("Waiting for players")
+        PLAYING = "playing", gettext_lazy("In play")
+        FINISHED = "finished", gettext_lazy("Finished")
 
     code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
@@ -119,9 +120,9 @@ class Game(models.Model):
 class BotLevel(models.TextChoices):
     """Computer players, and the strategy each plays (games/strategy/bots.py)."""
 
-    COACH = "coach", "Coach"
-    CASUAL = "casual", "Casual"
-    BEGINNER = "beginner", "Beginner"
+    COACH = "coach", gettext_lazy("Coach")
+    CASUAL = "casual", gettext_lazy("Casual")
+    BEGINNER = "beginner", gettext_lazy("Beginner")
 
     @property
     def policy(self) -> str:
@@ -131,9 +132,9 @@ class BotLevel(models.TextChoices):
     def description(self) -> str:
         """How this computer player plays, in a few words."""
         return {
-            "coach": "plays perfectly",
-            "casual": "strong, sometimes slips",
-            "beginner": "grabs the most points now",
+            "coach": gettext("plays perfectly"),
+            "casual": gettext("strong, sometimes slips"),
+            "beginner": gettext("grabs the most points now"),
         }[self.value]
 
 

@@ -6,9 +6,12 @@
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
+* :mod:`.accounts`: the language an account chose;
+* :mod:`.words`: the boxes' names in the reader's language;
 * :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
 """
 
+from .accounts import account_language
 from .board import (
     BoxView,
     ColumnView,
@@ -25,8 +28,10 @@ from .presence import PresenceView, presence_view
 from .review import MomentView, SeatReviewView, review_views
 from .tables import get_game, load_snapshot, player_games, public_lobbies, state_json
 from .viewmodel import DieView, ViewModel, plain_dice
+from .words import BOX_NAMES, box_name
 
 __all__ = [
+    "BOX_NAMES",
     "BoxHint",
     "BoxView",
     "ColumnView",
@@ -42,7 +47,9 @@ __all__ = [
     "SeatReviewView",
     "SeatView",
     "ViewModel",
+    "account_language",
     "action_urls",
+    "box_name",
     "choice_words",
     "get_game",
     "hints_for",

@@ -6,13 +6,13 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.turns`: rolling, keeping, scoring;
 * :mod:`.presence`: open pages (bookkeeping, no version);
 * :mod:`.reviews`: the coach's review of a finished game;
-* :mod:`.accounts`: a guest's seats follow them into their account;
+* :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
 * :mod:`.writes`: what they share (dice, lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
 
 from ..models import Player
-from .accounts import guest_seats_claim
+from .accounts import account_language_set, guest_seats_claim
 from .errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
 from .lobby import (
     MAX_NAME,
@@ -38,6 +38,7 @@ __all__ = [
     "NotAllowed",
     "Player",
     "StaleAction",
+    "account_language_set",
     "clean_name",
     "dice",
     "game_add_bot",

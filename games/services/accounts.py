@@ -1,4 +1,4 @@
-"""Writes when a person logs in or signs up."""
+"""Writes about accounts: seats kept at log-in or sign-up, the language chosen."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..models import Game, Seat
+from ..profiles import Profile
 from .writes import bump
 
 
@@ -28,3 +29,8 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
             game.host_user_id, game.host_guest = user_id, ""
         bump(game, "host_user", "host_guest")
     return claimed
+
+
+def account_language_set(*, user_id: int, language: str) -> None:
+    """Remember the language an account reads the site in."""
+    Profile.objects.update_or_create(user_id=user_id, defaults={"language": language})
