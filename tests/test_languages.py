@@ -374,3 +374,76 @@ def test_bots_and_statuses_are_named_in_the_readers_language():
         assert str(Game.Status.LOBBY.label) == "Oʻyinchilar kutilmoqda"
     with translation.override("te"):
         assert str(BotLevel.COACH.label) == "కోచ్"
+
+
+# -- live pushes ----------------------------------------------------------------------------
+
+
+async def open_room(code: str, user, language: str):
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from games.routing import websocket_urlpatterns
+
+    headers = [(b"origin", b"http://localhost"), (b"accept-language", language.encode())]
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/g/{code}/", headers)
+    comm.scope.update(user=user, session={}, url_route={"kwargs": {"code": code}})
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def next_board(comm) -> str:
+    for _ in range(10):
+        html = await comm.receive_from(timeout=3)
+        if 'id="board"' in html:
+            return html
+    raise AssertionError("no board was pushed")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_two_pages_in_two_languages_each_receive_their_own_language():
+    from channels.db import database_sync_to_async
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import BotLevel
+    from games.services import Player
+
+    @database_sync_to_async
+    def open_table():
+        host = get_user_model().objects.create_user("ravi", password="a long enough password")
+        game = services.game_create(player=Player("ravi", user_id=host.pk), seat_count=3)
+        return host, game
+
+    host, game = await open_table()
+    telugu = await open_room(game.code, host, "te")
+    uzbek = await open_room(game.code, host, "uz")
+    try:
+        # The host's board offers computer players, named in each page's language.
+        first_te, first_uz = await next_board(telugu), await next_board(uzbek)
+        assert "క్యాజువల్" in first_te and "Havaskor" not in first_te
+        assert "Havaskor" in first_uz and "క్యాజువల్" not in first_uz
+
+        await database_sync_to_async(services.game_add_bot)(
+            code=game.code,
+            player=Player("ravi", user_id=host.pk),
+            level=BotLevel.CASUAL,
+            version=game.version,
+        )
+        pushed_te, pushed_uz = await next_board(telugu), await next_board(uzbek)
+        assert "బిగినర్" in pushed_te and "Yangi boshlovchi" in pushed_uz
+        assert "Yangi boshlovchi" not in pushed_te and "బిగినర్" not in pushed_uz
+    finally:
+        await telugu.disconnect()
+        await uzbek.disconnect()
+
+
+@pytest.mark.parametrize("language", ["te", "uz"])
+def test_the_pages_script_catalog_is_served_in_the_readers_language(db, language):
+    response = Client().get("/i18n/js/", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/javascript")
+    assert "django.gettext" in response.content.decode()
