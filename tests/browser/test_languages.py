@@ -17,14 +17,14 @@ def test_a_telugu_browser_and_an_uzbek_one_read_the_rules_in_their_own_language(
     expect(ravi.get_by_role("heading", level=1)).to_have_text("యాట్జీ ఎలా ఆడాలి")
     expect(ravi.locator("#joker")).to_have_text("జోకర్ నియమాలు")
     assert axe_violations(ravi) == []
-    save_screenshot(ravi, "rules-te")
+    save_screenshot(ravi, "rules-te", full_page=False)
 
     zarina = person(locale="uz-UZ")
     zarina.goto("/rules/#upper-first")
     expect(zarina.locator("html")).to_have_attribute("lang", "uz")
     expect(zarina.get_by_role("heading", level=1)).to_have_text("Yahtzee qanday oʻynaladi")
     expect(zarina.locator("#upper-first")).to_contain_text("Avval yuqori qism")
-    save_screenshot(zarina, "rules-uz")
+    save_screenshot(zarina, "rules-uz", full_page=False)
 
 
 def test_the_language_menu_switches_the_page_and_the_choice_stays(person):
