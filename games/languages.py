@@ -10,13 +10,15 @@ is copied into the session so that a request reads no extra row.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
@@ -39,9 +41,10 @@ def account_language(request: HttpRequest) -> str:
     """The language the signed-in person chose for their account ("" if none)."""
     language = request.session.get(SESSION_KEY)
     if language is None:
+        assert request.user.pk is not None
         language = selectors.account_language(user_id=request.user.pk)
         request.session[SESSION_KEY] = language
-    return language
+    return str(language)
 
 
 class AccountLanguageMiddleware:
@@ -63,20 +66,25 @@ class AccountLanguageMiddleware:
 def language_set(request: HttpRequest) -> HttpResponse:
     """Django's ``set_language`` (the cookie, and back to the page), and for an account the
     choice kept on the account too. An unknown language changes nothing."""
-    language = request.POST.get(i18n.LANGUAGE_QUERY_PARAMETER)
+    language = request.POST.get(i18n.LANGUAGE_QUERY_PARAMETER, "")
     if language not in dict(settings.LANGUAGES):
         # Django would store any language it has a catalog for; only ours are offered.
-        request.POST = request.POST.copy()
-        request.POST[i18n.LANGUAGE_QUERY_PARAMETER] = language = ""
+        back = request.POST.get("next", "")
+        safe = url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+        return HttpResponseRedirect(back if safe else "/")
     response = i18n.set_language(request)
-    if language and request.user.is_authenticated:
+    if request.user.is_authenticated:
         services.account_language_set(user_id=request.user.pk, language=language)
         request.session[SESSION_KEY] = language
     return response
 
 
 @receiver(user_logged_in)
-def keep_language_at_login(sender: object, request: HttpRequest | None, user, **kwargs) -> None:
+def keep_language_at_login(
+    sender: object, request: HttpRequest | None, user: Any, **kwargs: object
+) -> None:
     """At log-in the account's language applies; an account that never chose one keeps the
     language the person chose as a guest."""
     if request is None:
@@ -89,7 +97,7 @@ def keep_language_at_login(sender: object, request: HttpRequest | None, user, **
     request.session[SESSION_KEY] = stored
 
 
-def of_scope(scope: dict) -> str:
+def of_scope(scope: dict[str, Any]) -> str:
     """The language of a websocket's page, found the same way as for its requests (no
     database read: an account's choice is in the session since its page was loaded)."""
     user = scope.get("user")

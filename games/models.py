@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from .engine import NO_HOLDS, TABLE_KEYS, GameState
@@ -127,6 +128,13 @@ class BotLevel(models.TextChoices):
     @property
     def policy(self) -> str:
         return {"coach": "optimal", "casual": "casual", "beginner": "greedy"}[self.value]
+
+    @property
+    def seat_name(self) -> str:
+        """The name a seat of this level is stored under: the same whoever added it (the
+        label itself is in the reader's language)."""
+        with translation.override("en"):
+            return str(self.label)
 
     @property
     def description(self) -> str:

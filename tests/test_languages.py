@@ -18,9 +18,19 @@ from games import caches, languages, rendering
 from games.profiles import Profile
 from games.rules import Category
 from games.selectors import box_name
-from tests.conftest import PASSWORD, full_card
+from tests.conftest import PASSWORD, full_card, player_of
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
+
+
+@pytest.fixture(autouse=True)
+def english_again_afterwards():
+    """A request leaves its language active in the thread (LocaleMiddleware never
+    deactivates it): the next test must not start in Telugu or Uzbek."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 
 
@@ -447,3 +457,27 @@ def test_the_pages_script_catalog_is_served_in_the_readers_language(db, language
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/javascript")
     assert "django.gettext" in response.content.decode()
+
+
+def test_an_unknown_language_goes_back_to_the_page_but_never_elsewhere(db):
+    browser = Client()
+
+    assert browser.post("/i18n/setlang/", {"language": "xx", "next": "/rules/"}).url == "/rules/"
+    outside = browser.post("/i18n/setlang/", {"language": "xx", "next": "https://evil.test/"})
+    assert outside.url == "/"
+
+
+def test_a_computer_player_is_stored_under_the_same_name_in_any_language(
+    make_client, alice, make_game
+):
+    from games.models import Seat
+
+    browser = make_client(alice)
+    browser.post("/i18n/setlang/", {"language": "uz", "next": "/"})
+    game = make_game(player_of(alice), seats=3)
+    page = browser.get(game.get_absolute_url())
+    version = int(re.search(r'name="version" value="(\d+)"', page.content.decode()).group(1))
+
+    browser.post(f"/g/{game.code}/bots/add/", {"level": "beginner", "version": version})
+
+    assert Seat.objects.get(game=game, bot="beginner").name == "Beginner bot"

@@ -97,7 +97,7 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         position=free[0],
         guest=f"bot-{secrets.token_urlsafe(12)}",
         bot=level,
-        name=f"{level.label} bot" + (f" {same + 1}" if same else ""),
+        name=f"{level.seat_name} bot" + (f" {same + 1}" if same else ""),
     )
     bump(game)
     return seat
