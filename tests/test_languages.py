@@ -481,3 +481,23 @@ def test_a_computer_player_is_stored_under_the_same_name_in_any_language(
     browser.post(f"/g/{game.code}/bots/add/", {"level": "beginner", "version": version})
 
     assert Seat.objects.get(game=game, bot="beginner").name == "Beginner bot"
+
+
+@pytest.mark.parametrize(
+    ("language", "written"), [("te", "05-03-2026 19:07"), ("uz", "05.03.2026 19:07")]
+)
+def test_the_history_writes_dates_the_readers_way(
+    client, alice, bob, finished_game, language, written
+):
+    from datetime import UTC, datetime
+
+    finished_game(
+        (alice, full_card(chance=20)),
+        (bob, full_card(chance=10)),
+        finished_at=datetime(2026, 3, 5, 19, 7, tzinfo=UTC),
+    )
+
+    page = client.get("/u/alice/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert written in page
+    assert "p.m." not in page

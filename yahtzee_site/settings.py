@@ -166,6 +166,8 @@ LANGUAGES = [("en", "English"), ("te", "Telugu"), ("uz", "Uzbek")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 CSRF_FAILURE_VIEW = "games.languages.csrf_failure"
+# Our own date formats where Django has none for a language (Telugu).
+FORMAT_MODULE_PATH = ["yahtzee_site.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = "UTC"
