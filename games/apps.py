@@ -6,7 +6,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import broadcast, jobs, rendering, services
+        from . import broadcast, jobs, languages, rendering, services  # noqa: F401
 
         services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)

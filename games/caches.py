@@ -111,13 +111,19 @@ def lru(name: str, maxsize: int, getsizeof: Callable[[Any], int] | None = None) 
     return cache
 
 
-def memoize(name: str, maxsize: int) -> Callable[[F], F]:
-    """Remember a pure function's results by its (hashable) arguments, in a named cache."""
+def memoize(
+    name: str, maxsize: int, *, key_extra: Callable[[], Hashable] | None = None
+) -> Callable[[F], F]:
+    """Remember a pure function's results by its (hashable) arguments, in a named cache.
+
+    ``key_extra`` adds what else the result depends on to the key (a render's language).
+    """
     cache = lru(name, maxsize)
+    key = hashkey if key_extra is None else lambda *a, **k: hashkey(key_extra(), *a, **k)
 
     def decorate(function: F) -> F:
         # The wrapper reads and writes the LRU under the cache's own lock.
-        return cached(cache._data, key=hashkey, lock=cache.lock)(function)  # type: ignore[return-value]
+        return cached(cache._data, key=key, lock=cache.lock)(function)  # type: ignore[return-value]
 
     return decorate
 

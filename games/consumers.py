@@ -28,9 +28,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from . import caches, jobs, rendering, services, socket_limits
+from . import caches, jobs, languages, rendering, services, socket_limits
 from .broadcast import group_name
 from .committed import committed
 from .models import CODE_ALPHABET, CODE_LENGTH, Player
@@ -136,6 +137,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         self.group = group_name(self.code)
         self.viewer = _viewer(self.scope)
+        self.language = languages.of_scope(self.scope)  # every push is rendered in it
         self.version = 0
         self.seat: int | None = None
         self.pending: dict[int, Snapshot] = {}
@@ -206,7 +208,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             if snapshot is not None:
                 await self.push_full(snapshot)
             return
-        await self.send(text_data=_notice(gettext("Moves are made with the buttons on the page.")))
+        with translation.override(self.language):
+            html = _notice(gettext("Moves are made with the buttons on the page."))
+        await self.send(text_data=html)
 
     # -- from the room's group ----------------------------------------------------
     async def game_changed(self, event: dict) -> None:
@@ -240,12 +244,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.push_full(snapshot)
 
     async def presence_changed(self, event: dict) -> None:
-        await self.send(text_data=render_presence(PresenceView.from_wire(event["presence"])))
+        with translation.override(self.language):
+            html = render_presence(PresenceView.from_wire(event["presence"]))
+        await self.send(text_data=html)
 
     # -- pushing ------------------------------------------------------------------
     async def push(self, snapshot: Snapshot) -> None:
         self.version = snapshot.game.version
-        await self.send(text_data=rendering.live_message(snapshot, self.viewer))
+        with translation.override(self.language):
+            html = rendering.live_message(snapshot, self.viewer)
+        await self.send(text_data=html)
         seat = _seat_of(snapshot, self.viewer)
         if seat != self.seat or not self.present:  # new here, or sat down or left
             await self.update_presence(seat)

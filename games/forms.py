@@ -1,29 +1,42 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from .engine import MAX_SEATS
 from .models import BotLevel, Pace
 from .rules import Category
+from .selectors.words import BOX_NAMES
+
+
+def _players_label(count: int) -> str:
+    return ngettext("%(count)d player", "%(count)d players", count) % {"count": count}
+
+
+# Evaluated when shown, in the reader's language.
+players_label = lazy(_players_label, str)
 
 
 class GameCreateForm(forms.Form):
     seats = forms.TypedChoiceField(
-        label="Players",
-        choices=[(n, "Solo" if n == 1 else f"{n} players") for n in range(1, MAX_SEATS + 1)],
+        label=_("Players"),
+        choices=[(n, _("Solo") if n == 1 else players_label(n)) for n in range(1, MAX_SEATS + 1)],
         coerce=int,
         initial=2,
     )
     upper_first = forms.BooleanField(
-        label="Upper section first (fill Aces to Sixes before any lower box)", required=False
+        label=_("Upper section first (fill Aces to Sixes before any lower box)"), required=False
     )
-    is_public = forms.BooleanField(label="List on the home page so anyone can join", required=False)
+    is_public = forms.BooleanField(
+        label=_("List on the home page so anyone can join"), required=False
+    )
     coach_hints = forms.ChoiceField(
-        label="Coach hints",
+        label=_("Coach hints"),
         choices=[
-            ("auto", "Automatic: on when you play alone or only against the computer"),
-            ("on", "On for everyone"),
-            ("off", "Off"),
+            ("auto", _("Automatic: on when you play alone or only against the computer")),
+            ("on", _("On for everyone")),
+            ("off", _("Off")),
         ],
         initial="auto",
         required=False,
@@ -53,7 +66,7 @@ class GameCreateForm(forms.Form):
         """None (decide at the start), True or False; a form without the field means auto."""
         return {"on": True, "off": False}.get(self.cleaned_data["coach_hints"])
 
-    name = forms.CharField(label="Your display name", max_length=40, required=False)
+    name = forms.CharField(label=_("Your display name"), max_length=40, required=False)
     series = forms.TypedChoiceField(
         label=gettext_lazy("Games in the series, on one score pad"),
         choices=[(n, str(n)) for n in range(1, 7)],
@@ -74,15 +87,17 @@ class VersionForm(forms.Form):
         min_value=1,
         widget=forms.HiddenInput,
         error_messages={
-            key: "This action did not say which version of the table it was made on; "
-            "reload the page and try again."
+            key: _(
+                "This action did not say which version of the table it was made on; "
+                "reload the page and try again."
+            )
             for key in ("required", "invalid", "min_value")
         },
     )
 
 
 class JoinForm(VersionForm):
-    name = forms.CharField(label="Your display name", max_length=40, required=False)
+    name = forms.CharField(label=_("Your display name"), max_length=40, required=False)
     client_seed = forms.CharField(required=False, strip=False, widget=forms.HiddenInput)
 
 
@@ -96,8 +111,8 @@ class KeepForm(VersionForm):
     held = forms.RegexField(
         regex=r"^[01]{5}$",
         error_messages={
-            "required": "Choose which of the five dice to keep.",
-            "invalid": "Choose which of the five dice to keep.",
+            "required": _("Choose which of the five dice to keep."),
+            "invalid": _("Choose which of the five dice to keep."),
         },
     )
 
@@ -107,10 +122,10 @@ class KeepForm(VersionForm):
 
 class ScoreForm(VersionForm):
     category = forms.ChoiceField(
-        choices=[(c.value, c.label) for c in Category],
+        choices=[(c.value, BOX_NAMES[c]) for c in Category],
         error_messages={
-            "required": "Choose a box on the scorecard to score.",
-            "invalid_choice": "There is no such box on the scorecard.",
+            "required": _("Choose a box on the scorecard to score."),
+            "invalid_choice": _("There is no such box on the scorecard."),
         },
     )
 
@@ -120,10 +135,10 @@ class ScoreForm(VersionForm):
 
 class AddBotForm(VersionForm):
     level = forms.ChoiceField(
-        label="Computer player",
+        label=_("Computer player"),
         choices=BotLevel.choices,
         initial=BotLevel.CASUAL,
-        error_messages={"invalid_choice": "Choose Coach, Coach (to win), Casual or Beginner."},
+        error_messages={"invalid_choice": _("Choose Coach, Coach (to win), Casual or Beginner.")},
     )
 
 

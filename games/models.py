@@ -10,6 +10,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import dice
@@ -84,10 +86,10 @@ class Pace(models.TextChoices):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby", "Waiting for players"
-        PLAYING = "playing", "In play"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Abandoned"
+        LOBBY = "lobby", gettext_lazy("Waiting for players")
+        PLAYING = "playing", gettext_lazy("In play")
+        FINISHED = "finished", gettext_lazy("Finished")
+        ABANDONED = "abandoned", gettext_lazy("Abandoned")
 
     code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
@@ -207,10 +209,10 @@ ENDED_STATUSES = frozenset({"finished", "abandoned"})
 class BotLevel(models.TextChoices):
     """Computer players, and the strategy each plays (games/strategy/bots.py)."""
 
-    COACH = "coach", "Coach"
-    COACH_WIN = "coach_win", "Coach (to win)"
-    CASUAL = "casual", "Casual"
-    BEGINNER = "beginner", "Beginner"
+    COACH = "coach", gettext_lazy("Coach")
+    COACH_WIN = "coach_win", gettext_lazy("Coach (to win)")
+    CASUAL = "casual", gettext_lazy("Casual")
+    BEGINNER = "beginner", gettext_lazy("Beginner")
 
     @property
     def policy(self) -> str:
@@ -232,13 +234,22 @@ class BotLevel(models.TextChoices):
         }[self.value]
 
     @property
+    def seat_name(self) -> str:
+        """The name a seat of this level is stored under: the same whoever added it (the
+        label itself is in the reader's language)."""
+        with translation.override("en"):
+            return str(self.label)
+
+    @property
     def description(self) -> str:
         """How this computer player plays, in a few words."""
         return {
-            "coach": "plays perfectly",
-            "coach_win": "plays perfectly, and in the last rounds for the best chance to win",
-            "casual": "strong, sometimes slips",
-            "beginner": "grabs the most points now",
+            "coach": gettext("plays perfectly"),
+            "coach_win": gettext(
+                "plays perfectly, and in the last rounds for the best chance to win"
+            ),
+            "casual": gettext("strong, sometimes slips"),
+            "beginner": gettext("grabs the most points now"),
         }[self.value]
 
 

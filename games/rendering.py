@@ -3,7 +3,7 @@
 A page, an htmx swap and a websocket push all use the same ``{% partialdef %}``
 fragments of ``templates/games/room.html``. What differs between people at a table is
 small (whose turn it is, hosting, having a seat), so the board is rendered once per
-(game, version, viewpoint) in this process and reused for every socket and response.
+(game, version, viewpoint, language) in this process and reused for every socket and response.
 A shared board takes everything it shows from its view model (``g``): never from a
 request or a user, which belong to one viewer only.
 """
@@ -11,6 +11,7 @@ request or a user, which belong to one viewer only.
 from __future__ import annotations
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from . import caches, selectors
 from .models import Game, Player, Seat
@@ -22,7 +23,12 @@ boards: caches.Cache[tuple[str, int, str], str] = caches.lru(
 
 
 def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
-    """What makes one person's board differ from another's at this version."""
+    """What makes one person's board differ from another's at this version (in the language
+    being rendered: prefixed)."""
+    return f"{get_language()}:{_viewpoint(snapshot, viewer)}"
+
+
+def _viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     game = snapshot.game
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
@@ -85,7 +91,7 @@ def live_board(snapshot: Snapshot, viewer: Player) -> str:
     return html
 
 
-@caches.memoize("seat markers by position", maxsize=16)
+@caches.memoize("seat markers by position", maxsize=16, key_extra=get_language)
 def _marker(position: int | None) -> str:
     return render_to_string("games/room.html#me", {"position": position})
 

@@ -73,9 +73,12 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "yahtzee_site.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and authentication: an account's own language wins.
+    "games.languages.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -96,6 +99,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -172,7 +176,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# English, Telugu and Uzbek (Latin script). The language is the person's choice (the menu on
+# every page: stored on the account, or in the language cookie for guests), else the
+# browser's Accept-Language, else English. URLs carry no language prefix.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("te", "Telugu"), ("uz", "Uzbek")]
+# The project's own catalogs come first: they complete and correct Django's.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "games.languages.csrf_failure"
+# Our own date formats where Django has none for a language (Telugu).
+FORMAT_MODULE_PATH = ["yahtzee_site.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

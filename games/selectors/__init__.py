@@ -10,9 +10,12 @@
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
+* :mod:`.accounts`: the language an account chose;
+* :mod:`.words`: the boxes' names in the reader's language;
 * :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
 """
 
+from .accounts import account_language
 from .board import (
     BoxView,
     ColumnView,
@@ -49,8 +52,10 @@ from .tables import (
     your_turn_games,
 )
 from .viewmodel import DieView, ViewModel, plain_dice
+from .words import BOX_NAMES, box_name
 
 __all__ = [
+    "BOX_NAMES",
     "MIN_RATED_GAMES",
     "BotRating",
     "BoxHint",
@@ -78,8 +83,10 @@ __all__ = [
     "Verdict",
     "VerifyView",
     "ViewModel",
+    "account_language",
     "action_urls",
     "bot_ratings",
+    "box_name",
     "choice_words",
     "decision_feedback",
     "get_game",

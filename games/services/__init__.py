@@ -7,13 +7,13 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.presence`: open pages (bookkeeping, no version);
 * :mod:`.reviews`: the coach's review of a finished game;
 * :mod:`.clocks`: the turn clock, away seats, the coach standing in, leaving mid-game;
-* :mod:`.accounts`: a guest's seats follow them into their account;
+* :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
 * :mod:`.writes`: what they share (dice, lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
 
 from ..models import Player
-from .accounts import account_email_change, guest_seats_claim
+from .accounts import account_email_change, account_language_set, guest_seats_claim
 from .clocks import (
     coach_stands_in,
     mail_marked,
@@ -50,6 +50,7 @@ __all__ = [
     "Player",
     "StaleAction",
     "account_email_change",
+    "account_language_set",
     "clean_name",
     "coach_stands_in",
     "dice",

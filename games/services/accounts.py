@@ -1,4 +1,4 @@
-"""Writes when a person logs in or signs up."""
+"""Writes about accounts: seats kept at log-in or sign-up, the language chosen."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..models import Game, Seat
+from ..profiles import Profile
 from .writes import bump
 
 
@@ -36,3 +37,8 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
 def account_email_change(*, user_id: int, email: str) -> None:
     """The address a person's daily-game e-mails go to ("" for none)."""
     get_user_model().objects.filter(pk=user_id).update(email=email)
+
+
+def account_language_set(*, user_id: int, language: str) -> None:
+    """Remember the language an account reads the site in."""
+    Profile.objects.update_or_create(user_id=user_id, defaults={"language": language})

@@ -163,7 +163,9 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         raise GameError("Every seat at this table is taken.")
     level = BotLevel(level)
     same = sum(1 for seat in seats if seat.bot == level)
-    names = (f"{level.label} bot" + (f" {n}" if n > 1 else "") for n in itertools.count(same + 1))
+    names = (
+        f"{level.seat_name} bot" + (f" {n}" if n > 1 else "") for n in itertools.count(same + 1)
+    )
     seat = Seat.objects.create(
         game=game,
         position=free[0],

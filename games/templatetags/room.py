@@ -13,6 +13,7 @@ from __future__ import annotations
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from .. import caches
 from ..selectors import BoxView, DieView, RowView
@@ -20,7 +21,7 @@ from ..selectors import BoxView, DieView, RowView
 register = template.Library()
 
 
-@caches.memoize("scorecard cells", maxsize=8192)
+@caches.memoize("scorecard cells", maxsize=8192, key_extra=get_language)
 def _score_cell(box: BoxView, your_turn: bool) -> SafeString:
     return render_to_string("games/room.html#score_cell", {"box": box, "your_turn": your_turn})
 
@@ -31,7 +32,7 @@ def score_cell(box: BoxView, your_turn: bool) -> SafeString:
     return _score_cell(box, box.option is not None and bool(your_turn))
 
 
-@caches.memoize("scorecard rows", maxsize=4096)
+@caches.memoize("scorecard rows", maxsize=4096, key_extra=get_language)
 def _score_row(row: RowView, your_turn: bool) -> SafeString:
     # The cells are joined here: a {% for %} round a tag per cell cost four times as much,
     # and every roll changes the rows of the boxes still open.
@@ -70,7 +71,7 @@ def die_face(value: int) -> SafeString:
 # also lives in the heap the garbage collector walks on each full collection, which pauses
 # the whole process; at 8192 entries this memo alone was 55 000 objects of it, for the same
 # hit rate (77 %) as at 1024 in the load benchmark.
-@caches.memoize("room fragments by name and arguments", maxsize=1024)
+@caches.memoize("room fragments by name and arguments", maxsize=1024, key_extra=get_language)
 def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
     return render_to_string(f"games/room.html#{name}", dict(context))
 
