@@ -17,11 +17,7 @@
 
 from .accounts import account_language
 from .board import (
-    BoxView,
-    ColumnView,
     GameView,
-    RollOffView,
-    RowView,
     SeatView,
     action_urls,
     snapshot_view,
@@ -42,6 +38,7 @@ from .ratings import (
 )
 from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
 from .review import MomentView, SeatReviewView, review_views
+from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .series import SeriesLine, SeriesView, player_series, series_view
 from .tables import (
     get_game,

@@ -17,29 +17,11 @@ from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
-from .coach import BoxHint, Hints, hints_for
+from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
+from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
-
-
-@dataclass(frozen=True)
-class RowView(ViewModel):
-    """One scorecard row: the box, and each seat's cell in it."""
-
-    value: str
-    label: str
-    boxes: tuple[BoxView, ...]
-    short: str = ""  # the box's name on a narrow screen
-
-
-@dataclass(frozen=True)
-class BoxView(ViewModel):
-    category: Category
-    value: int | None  # filled value
-    option: int | None  # points if scored now (active seat only)
-    forbidden: str | None = None  # why not, when the box is open but unavailable
-    hint: BoxHint | None = None  # the coach's view of filling it now
 
 
 @dataclass
@@ -87,28 +69,6 @@ class SeatView(ViewModel):
     @property
     def lower_boxes(self) -> list[BoxView]:
         return [self.boxes[c] for c in LOWER]
-
-
-@dataclass(frozen=True)
-class RollOffView(ViewModel):
-    # Each round's entries: (name, dice, total, leads).
-    rounds: tuple[tuple[tuple[str, tuple[int, ...], int, bool], ...], ...]
-    starter_name: str
-
-
-@dataclass(frozen=True)
-class ColumnView(ViewModel):
-    """One seat's column head and sums in the scorecard."""
-
-    position: int
-    name: str
-    is_current: bool
-    upper_subtotal: int
-    upper_bonus: int
-    upper_remaining: int
-    yahtzee_bonus_count: int
-    total: int
-    bonus_open: bool = False  # the upper bonus can still be reached: say how far it is
 
 
 @dataclass

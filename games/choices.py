@@ -1,0 +1,88 @@
+"""The choices a table is opened with: its pace, and the computer players a host may seat."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+
+class Pace(models.TextChoices):
+    """How long each turn may take, chosen when the table is opened."""
+
+    BLITZ = "blitz", _("Blitz: 30 seconds a turn")
+    LIVE = "live", _("Live: 90 seconds a turn")
+    RELAXED = "relaxed", _("Relaxed: 5 minutes a turn")
+    DAILY = "daily", _("Daily: 24 hours a turn")
+    UNTIMED = "untimed", _("Untimed: no clock")
+
+    @property
+    def turn_time(self) -> timedelta | None:
+        """The clock of one turn (None: no clock)."""
+        seconds = {"blitz": 30, "live": 90, "relaxed": 300, "daily": 86400}.get(self.value)
+        return timedelta(seconds=seconds) if seconds else None
+
+    @property
+    def short_label(self) -> str:
+        return {
+            "blitz": _("Blitz"),
+            "live": _("Live"),
+            "relaxed": _("Relaxed"),
+            "daily": _("Daily"),
+            "untimed": _("Untimed"),
+        }[self.value]
+
+    @classmethod
+    def default_for(cls, seat_count: int) -> Pace:
+        """Live for two or more people, untimed for a solo table."""
+        return cls.LIVE if seat_count > 1 else cls.UNTIMED
+
+
+class BotLevel(models.TextChoices):
+    """Computer players, and the strategy each plays (games/strategy/bots.py)."""
+
+    COACH = "coach", gettext_lazy("Coach")
+    COACH_WIN = "coach_win", gettext_lazy("Coach (to win)")
+    CASUAL = "casual", gettext_lazy("Casual")
+    BEGINNER = "beginner", gettext_lazy("Beginner")
+
+    @property
+    def policy(self) -> str:
+        return {
+            "coach": "optimal",
+            "coach_win": "win",
+            "casual": "casual",
+            "beginner": "greedy",
+        }[self.value]
+
+    @property
+    def rating(self) -> tuple[float, float]:
+        """The fixed public rating (mu, sigma) this computer player is rated at."""
+        return {
+            "coach": (32.0, 1.0),
+            "coach_win": (32.5, 1.0),  # wins a little over half its heads-up games vs Coach
+            "casual": (27.0, 1.0),
+            "beginner": (20.0, 1.0),
+        }[self.value]
+
+    @property
+    def seat_name(self) -> str:
+        """The name a seat of this level is stored under: the same whoever added it (the
+        label itself is in the reader's language)."""
+        with translation.override("en"):
+            return str(self.label)
+
+    @property
+    def description(self) -> str:
+        """How this computer player plays, in a few words."""
+        return {
+            "coach": gettext("plays perfectly"),
+            "coach_win": gettext(
+                "plays perfectly, and in the last rounds for the best chance to win"
+            ),
+            "casual": gettext("strong, sometimes slips"),
+            "beginner": gettext("grabs the most points now"),
+        }[self.value]

@@ -1,0 +1,51 @@
+"""The scorecard's pieces as a board shows them: rows, boxes, column heads and sums, and the
+roll-off that decided who starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import Category
+from .coach import BoxHint
+from .viewmodel import ViewModel
+
+
+@dataclass(frozen=True)
+class RowView(ViewModel):
+    """One scorecard row: the box, and each seat's cell in it."""
+
+    value: str
+    label: str
+    boxes: tuple[BoxView, ...]
+    short: str = ""  # the box's name on a narrow screen
+
+
+@dataclass(frozen=True)
+class BoxView(ViewModel):
+    category: Category
+    value: int | None  # filled value
+    option: int | None  # points if scored now (active seat only)
+    forbidden: str | None = None  # why not, when the box is open but unavailable
+    hint: BoxHint | None = None  # the coach's view of filling it now
+
+
+@dataclass(frozen=True)
+class RollOffView(ViewModel):
+    # Each round's entries: (name, dice, total, leads).
+    rounds: tuple[tuple[tuple[str, tuple[int, ...], int, bool], ...], ...]
+    starter_name: str
+
+
+@dataclass(frozen=True)
+class ColumnView(ViewModel):
+    """One seat's column head and sums in the scorecard."""
+
+    position: int
+    name: str
+    is_current: bool
+    upper_subtotal: int
+    upper_bonus: int
+    upper_remaining: int
+    yahtzee_bonus_count: int
+    total: int
+    bonus_open: bool = False  # the upper bonus can still be reached: say how far it is
