@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Pace(models.TextChoices):
@@ -26,7 +30,7 @@ class Pace(models.TextChoices):
         return timedelta(seconds=seconds) if seconds else None
 
     @property
-    def short_label(self) -> str:
+    def short_label(self) -> StrOrPromise:
         return {
             "blitz": _("Blitz"),
             "live": _("Live"),

@@ -126,7 +126,7 @@ def verify(
                     checks.append(Check(move.get("version"), "rolloff", seat, tuple(dice), drawn))  # type: ignore[arg-type]
         elif move.get("kind") == "roll":
             dice = tuple(move["dice"])  # type: ignore[arg-type]
-            held = tuple(move["held"])  # type: ignore[arg-type]
+            held: tuple[object, ...] = tuple(move["held"])  # type: ignore[arg-type]
             drawn = tuple(dice[i] if held[i] else stream.next_die() for i in range(DICE_COUNT))
             checks.append(Check(move.get("version"), "roll", move["seat"], dice, drawn))  # type: ignore[arg-type]
     return checks

@@ -73,7 +73,7 @@ class GameCreateForm(forms.Form):
         coerce=int,
         initial=1,
         required=False,
-        empty_value=1,
+        empty_value=1,  # type: ignore[arg-type]  # django-stubs: any value, not only str
         error_messages={"invalid_choice": gettext_lazy("A series has 1 to 6 games.")},
     )
     # The creator's dice seed, proposed by the page (games/dice.py); the service checks it.

@@ -37,12 +37,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_login_failed
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]  # a class-based view's as_view() gives the base
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,7 @@ def limit_failed_logins(view: View) -> View:
     by :func:`count_failed_login`, whatever page they came from."""
 
     @wraps(view)
-    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST" and not is_exempt(request):
             values = _address_and_name(request, _posted_username(request))
             wait = _longest(LOGIN_FAILURES.spent(request, value) for value in values)
@@ -232,7 +233,7 @@ def limit_failed_signups(view: View) -> View:
     for has ``LIMIT_SIGNUP_FAILURES`` refused sign-ups (which the view answers with 400)."""
 
     @wraps(view)
-    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method != "POST" or is_exempt(request):
             return view(request, *args, **kwargs)
         values = _address_and_name(request, _posted_username(request))
@@ -253,7 +254,7 @@ def limit_table_creation(view: View) -> View:
     address (``LIMIT_TABLES_PER_IP``); over either, 429 and no table."""
 
     @wraps(view)
-    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST" and not is_exempt(request):
             counts = [(TABLES_PER_IP, _ip_value(request))]
             session = _session_value(request)
@@ -274,7 +275,7 @@ class PostLimitMiddleware:
     def __init__(self, get_response: View) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method == "POST" and not is_exempt(request):
             value = _session_value(request) or _ip_value(request)
             wait = POSTS_PER_SESSION.hit(request, value)

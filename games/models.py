@@ -142,7 +142,10 @@ class Game(models.Model):
     @property
     def series_code(self) -> str:
         """The code the series is known by: its first game's."""
-        return self.series_first.code if self.series_first_id else self.code
+        if self.series_first_id is None:
+            return self.code
+        assert self.series_first is not None
+        return self.series_first.code
 
     @property
     def has_ended(self) -> bool:

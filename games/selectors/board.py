@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -22,6 +23,9 @@ from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass
@@ -169,7 +173,7 @@ class GameView(ViewModel):
         return any(die.held for die in self.dice)
 
     @property
-    def pace_label(self) -> str:
+    def pace_label(self) -> StrOrPromise:
         return Pace(self.pace).label
 
     @property
@@ -184,8 +188,10 @@ class GameView(ViewModel):
     def can_take_over(self) -> bool:
         """A seated player may hand a silent player's turn to the coach (untimed tables)."""
         on_turn = self.current
+        if on_turn is None:
+            return False
         untimed = self.can_leave and self.pace == Pace.UNTIMED
-        present = on_turn is not None and on_turn.status == Seat.Status.PLAYING
+        present = on_turn.status == Seat.Status.PLAYING
         return untimed and present and not (on_turn.is_you or on_turn.bot)
 
     @property

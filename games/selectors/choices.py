@@ -42,27 +42,32 @@ class ChoiceView(ViewModel):
         return None if self.win_chance is None else 100 * self.win_chance
 
 
-def choice_words(choice: object) -> str:
+def choice_words(choice: Category | str | Iterable[int]) -> str:
     """A coach's choice in a player's words: "keep 5 5", or the box's name."""
     if isinstance(choice, Category):
         return choice.label
     if isinstance(choice, str):
         return Category(choice).label
-    keep = tuple(choice)  # type: ignore[call-overload]
+    keep = tuple(choice)
     if not keep:
         return _("reroll all five")
     return _("keep %(dice)s") % {"dice": " ".join(map(str, keep))}
 
 
 def _view(
-    choice: object, expected: float, loss: float, place: int, chosen: bool, win: float | None
+    choice: Category | str | Iterable[int],
+    expected: float,
+    loss: float,
+    place: int,
+    chosen: bool,
+    win: float | None,
 ) -> ChoiceView:
     if isinstance(choice, Category | str):
         category = Category(choice)
         return ChoiceView(
             "box", (), category.label, category.label, expected, loss, place, chosen, win
         )
-    keep = tuple(choice)  # type: ignore[call-overload]
+    keep = tuple(choice)
     return ChoiceView(
         "keep", plain_dice(keep), "", choice_words(keep), expected, loss, place, chosen, win
     )
@@ -117,7 +122,7 @@ def wire_views(
     return tuple(views)
 
 
-def _wire_choice(entry: Mapping[str, object]) -> object:
+def _wire_choice(entry: Mapping[str, object]) -> Category | tuple[int, ...]:
     choice = entry["choice"]
     return Category(choice) if isinstance(choice, str) else tuple(choice)  # type: ignore[arg-type]
 

@@ -4,6 +4,7 @@ verify page's view model. The server seed is shown only once the game has ended.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 from ..models import Game, Move
 
@@ -65,7 +66,8 @@ def verify_view(game: Game) -> VerifyView:
     seats = list(game.seats.order_by("position"))
     names = {seat.position: seat.name for seat in seats}
     rows: list[RollRow] = []
-    for move in moves_json(game)["moves"]:  # type: ignore[union-attr]
+    moves = cast("list[dict[str, Any]]", moves_json(game)["moves"])  # as moves_json builds it
+    for move in moves:
         if move["kind"] == "start":
             for round_ in move["rolloff"]:
                 for seat, dice in round_:

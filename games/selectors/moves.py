@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from django.utils.translation import gettext_lazy as _
 
@@ -79,7 +80,9 @@ def move_log(
         values = tuple(int(d) for d in str(dice))
         if kind == "score":
             box = Category(category).label if category else ""
-            last_score = MoveView("score", name, values, box=box, points=int(points or 0))
+            last_score = MoveView(
+                "score", name, values, box=box, points=int(cast("int | None", points) or 0)
+            )
             this_turn = []
         elif kind == "roll" and turn == turn_number:
             kept = tuple(v for v, h in zip(values, str(held), strict=False) if h == "1")

@@ -71,6 +71,8 @@ def position_for(token: str) -> PositionView | None:
     try:
         game_id, seat, index = signing.loads(token, salt=SALT)
         game = Game.objects.get(pk=game_id)
+        if game.review is None:
+            return None
         d = game.review["seats"][str(seat)]["decisions"][index]
     except (signing.BadSignature, Game.DoesNotExist, KeyError, IndexError, TypeError, ValueError):
         return None

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Avg, Count, Q
 
 from ..models import BotLevel, Game, Rating, Seat
 from .viewmodel import ViewModel
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MIN_RATED_GAMES = 5  # fewer rated games than this and a rating is not yet on the board
 START_RATING = 0.0  # openskill's new player: mu 25, sigma 25/3, so mu - 3 sigma = 0
@@ -25,8 +29,8 @@ class LeaderRow(ViewModel):
 
 @dataclass(frozen=True)
 class BotRating(ViewModel):
-    name: str
-    description: str
+    name: StrOrPromise  # translated when shown
+    description: StrOrPromise
     rating: float
 
 
@@ -89,11 +93,13 @@ def user_rating(user_id: int) -> RatingView | None:
     rating = Rating.objects.filter(user_id=user_id).first()
     if rating is None:
         return None
-    history = list(
-        Seat.objects.filter(user_id=user_id, rating_after__isnull=False)
+    history = [
+        after
+        for after in Seat.objects.filter(user_id=user_id, rating_after__isnull=False)
         .order_by("game__finished_at", "game_id")
         .values_list("rating_after", flat=True)
-    )
+        if after is not None  # never, by the filter: it narrows the type
+    ]
     change = None
     if history:
         change = history[-1] - (history[-2] if len(history) >= 2 else START_RATING)

@@ -161,6 +161,8 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 sentence = gettext("%(name)s won the roll-off and starts.") % {
                     "name": names.get(state.starter, "")
                 }
+            elif seat is None:  # only the start has no seat; the engine refuses any other
+                raise IllegalMove("A move without a seat.")
             elif move.kind == Move.Kind.ROLL:
                 logged = [int(d) for d in move.dice]
                 fresh = [d for d, h in zip(logged, state.held, strict=True) if not h]
@@ -168,6 +170,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                     decision = (seat, decisions[seat])
                 state = engine.apply(state, engine.Roll(seat), _Logged(fresh))
                 rolls += 1
+                assert state.dice is not None  # just rolled
                 kept = _kept_words(state.dice, state.held)
                 sentence = (
                     gettext("%(name)s rolled again, keeping %(kept)s.")
@@ -177,6 +180,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
             elif move.kind == Move.Kind.KEEP:
                 held = tuple(h == "1" for h in move.held)
                 state = engine.apply(state, engine.Keep(seat, held))
+                assert state.dice is not None  # the engine keeps only rolled dice
                 kept = _kept_words(state.dice, state.held)
                 sentence = (
                     gettext("%(name)s kept %(kept)s.")

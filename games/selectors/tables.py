@@ -90,7 +90,9 @@ def your_turn_games(player: Player, now: datetime, limit: int = 20) -> list[Your
     mine = []
     for game in games.prefetch_related("seats")[:200]:
         seats = sorted(game.seats.all(), key=lambda s: s.position)
-        seat = seats[game.engine_state(seats).current_seat]
+        on_turn = game.engine_state(seats).current_seat
+        assert on_turn is not None  # a game in play has a seat on turn
+        seat = seats[on_turn]
         if player.owns(seat) and not seat.coach_plays:
             mine.append(game)
     far = datetime.max.replace(tzinfo=UTC)

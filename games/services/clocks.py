@@ -43,6 +43,7 @@ def plan(game: Game, seats: list[Seat], *, new_turn: bool, now: datetime | None 
         game.due_at = now if reviewing and any(not s.bot for s in seats) else None
         return
     state = game.engine_state(seats)
+    assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if new_turn or game.turn_started_at is None:
         game.turn_started_at = now
@@ -93,6 +94,7 @@ def _own_seat(seats: list[Seat], player: Player) -> Seat:
 def turn_expire(*, code: str, version: int | None) -> Game:
     """The clock of a person's turn ran out: their seat is away and the coach plays on."""
     game, seats, state = _playing_game(code, version)
+    assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if seat.bot or seat.coach_plays:
         raise GameError(_("The coach is already playing this turn."))
@@ -133,6 +135,7 @@ def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
     """Anyone seated hands the turn of a player who has gone silent to the coach."""
     game, seats, state = _playing_game(code, version)
     _own_seat(seats, player)
+    assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if seat.bot or seat.coach_plays:
         raise GameError(_("The coach is already playing this turn."))
@@ -211,6 +214,7 @@ def coach_stands_in(*, code: str, version: int | None) -> tuple[Game, bool]:
     """Before the coach plays an away or left seat's turn: end the table as abandoned if
     nobody has played for a whole round. True when the coach may play on."""
     game, seats, state = _playing_game(code, version)
+    assert state.current_seat is not None  # a game in play has a seat on turn
     if not seats[state.current_seat].coach_plays:
         raise GameError(_("A person plays this turn."))
     if unattended(game, seats, state):

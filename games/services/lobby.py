@@ -69,7 +69,7 @@ def same_name(a: str, b: str) -> bool:
 def _check_name_free(seats: Iterable[Seat], name: str) -> None:
     """Refuse a name already carried at the table, by a seat or an account holder's name."""
     for seat in seats:
-        taken = [seat.name] + ([seat.user.get_username()] if seat.user_id else [])
+        taken = [seat.name] + ([seat.user.get_username()] if seat.user is not None else [])
         if any(same_name(name, other) for other in taken):
             raise GameError(
                 gettext(

@@ -52,4 +52,6 @@ def presence_close(*, channel_name: str) -> None:
     seated = closing.exclude(seat=None).values_list("game_id", "seat").first()
     closing.delete()
     if seated is not None:  # when this player was last at the table (clocks.turn_takeover)
-        Seat.objects.filter(game_id=seated[0], position=seated[1]).update(last_seen=clock.now())
+        game_id, position = seated
+        assert position is not None  # excluded above
+        Seat.objects.filter(game_id=game_id, position=position).update(last_seen=clock.now())

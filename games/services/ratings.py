@@ -56,7 +56,8 @@ def game_rate(game: Game, seats: Sequence[Seat]) -> None:
         else:
             mu, sigma = BotLevel(seat.bot).rating
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
-    ranks = rating_ranks([(seat.place or len(seats), has_left(seat)) for seat in rated])
+    # openskill takes a list[float] (invariant): a copy of the whole-number ranks types as one
+    ranks: list[float] = list(rating_ranks([(s.place or len(seats), has_left(s)) for s in rated]))
     new = MODEL.rate(teams, ranks=ranks)
     for seat, (player,) in zip(rated, new, strict=True):
         if not seat.user_id:

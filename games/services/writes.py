@@ -46,8 +46,9 @@ class Dice:
             return self.source
         return self.stream(game, seats) or secrets.SystemRandom()
 
-    def advance(self, game: Game, source: DiceSource) -> None:
-        """Keep the stream's new position on the game row (the caller saves)."""
+    def advance(self, game: Game, source: DiceSource | None) -> None:
+        """Keep the stream's new position on the game row (the caller saves); ``source`` is
+        None for an action that rolls nothing."""
         if isinstance(source, fair.FairDice):
             game.dice_cursor = source.cursor
 

@@ -144,6 +144,7 @@ class Advisor:
         if rolls_left:
             best_box = max(scored.values())
             after = turn.final if rolls_left == 1 else turn.rolls1
+            assert after is not None  # _turn filled in what rolls_left needs
             roll = ROLL_INDEX[tuple(sorted(dice))]
             values = keep_values(after, SUBKEEP_INDICES[roll]).tolist()
             for order, ((keep, _), value) in enumerate(

@@ -47,7 +47,11 @@ def _ranking(advisor: Advisor, state: GameState, seat: int) -> list[Option]:
         raise IllegalMove("It is not this seat's turn.")
     assert state.dice is not None
     ranking = advisor.rank(state.cards[seat], state.dice, state.rolls_left)
-    return [option for option in ranking if not (option.is_keep and len(option.choice) == 5)]
+    return [
+        option
+        for option in ranking
+        if not (isinstance(option.choice, tuple) and len(option.choice) == 5)
+    ]
 
 
 def held_flags(dice: Sequence[int], keep: Sequence[int], held: Sequence[bool]) -> tuple[bool, ...]:
@@ -136,7 +140,7 @@ def win_action(
     if state.dice is None:
         return Roll(seat)
     ranking = rank_to_win(advisor, card, state.dice, state.rolls_left, opponents)
-    sensible = [o for o in ranking if not (o.is_keep and len(o.choice) == 5)]
+    sensible = [o for o in ranking if not (isinstance(o.choice, tuple) and len(o.choice) == 5)]
     return action_for(state, seat, sensible[0])
 
 

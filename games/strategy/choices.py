@@ -72,7 +72,9 @@ def alternatives(
     ranking: Sequence[Option], n: int = 5, chosen: Choice | Sequence[int] | None = None
 ) -> Alternatives:
     """The top ``n`` of a ranking (from :meth:`Advisor.rank`) and the chosen option's place."""
-    top = tuple(o for o in ranking if not (o.is_keep and len(o.choice) == DICE))[:n]
+    top = tuple(o for o in ranking if not (isinstance(o.choice, tuple) and len(o.choice) == DICE))[
+        :n
+    ]
     if chosen is None or not ranking:
         return Alternatives(top)
     wanted = chosen if isinstance(chosen, Category) else tuple(sorted(chosen))

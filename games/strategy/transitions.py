@@ -73,7 +73,7 @@ def transitions(tables: RuleTables) -> Transitions:
                 if len(scored) != 1:
                     raise AssertionError("one outcome, several scores")
                 outcome_points[c, k] = scored[0]
-    constant = ~kind.any(axis=1)
+    constant = np.asarray(~kind.any(axis=1))  # (13,): numpy's stubs allow a scalar here
     ordinary = np.ones(ROLL_COUNT, dtype=bool)
     ordinary[YAHTZEE_ROLLS] = False
     sparse = []
