@@ -45,6 +45,7 @@ format: install
 	$(BIN)/ruff format .
 
 test: lint
+	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest --cov --cov-report=term-missing:skip-covered \
 		--cov-fail-under=0 $(PYTEST_ARGS)
