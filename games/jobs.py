@@ -53,11 +53,16 @@ CLAIMED_PER_SWEEP = 50
 
 def claim(now: datetime, code: str | None = None, limit: int = CLAIMED_PER_SWEEP):
     """The due games (``code``: only that one) as (code, version), each now leased to
-    this process: no other process finds it due until the lease runs out."""
+    this process: no other process finds it due until the lease runs out.
+
+    A plain read looks first: most looks find nothing due, and on SQLite the claim's
+    transaction takes the database's one write lock, which every move also needs."""
+    due = Game.objects.filter(due_at__lte=now).order_by("due_at")
+    if code is not None:
+        due = due.filter(code=code)
+    if not due.exists():
+        return []
     with transaction.atomic():
-        due = Game.objects.filter(due_at__lte=now).order_by("due_at")
-        if code is not None:
-            due = due.filter(code=code)
         if connection.features.has_select_for_update_skip_locked:
             due = due.select_for_update(skip_locked=True)
         rows = list(due.values_list("pk", "code", "version")[:limit])
