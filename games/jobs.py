@@ -99,7 +99,9 @@ def on_change(snapshot: Snapshot) -> None:
     """Listener for services: a change may make work due; look now or soon."""
     autoplay.warm_up(snapshot)
     if settings.BOT_DELAY_SECONDS > 0:
-        _wake.set()  # the background thread looks at once instead of at its next tick
+        due = snapshot.game.due_at  # as the committing process planned it
+        if due is not None and due <= clock.now() + timedelta(seconds=settings.JOBS_TICK_SECONDS):
+            _wake.set()  # due before the next tick: the background thread looks at once
         return
     due = snapshot.game.due_at  # as the committing process planned it
     if due is None or due > clock.now():
