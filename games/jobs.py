@@ -53,11 +53,16 @@ CLAIMED_PER_SWEEP = 50
 
 def claim(now: datetime, code: str | None = None, limit: int = CLAIMED_PER_SWEEP):
     """The due games (``code``: only that one) as (code, version), each now leased to
-    this process: no other process finds it due until the lease runs out."""
+    this process: no other process finds it due until the lease runs out.
+
+    A plain read looks first: most looks find nothing due, and on SQLite the claim's
+    transaction takes the database's one write lock, which every move also needs."""
+    due = Game.objects.filter(due_at__lte=now).order_by("due_at")
+    if code is not None:
+        due = due.filter(code=code)
+    if not due.exists():
+        return []
     with transaction.atomic():
-        due = Game.objects.filter(due_at__lte=now).order_by("due_at")
-        if code is not None:
-            due = due.filter(code=code)
         if connection.features.has_select_for_update_skip_locked:
             due = due.select_for_update(skip_locked=True)
         rows = list(due.values_list("pk", "code", "version")[:limit])
@@ -94,7 +99,9 @@ def on_change(snapshot: Snapshot) -> None:
     """Listener for services: a change may make work due; look now or soon."""
     autoplay.warm_up(snapshot)
     if settings.BOT_DELAY_SECONDS > 0:
-        _wake.set()  # the background thread looks at once instead of at its next tick
+        due = snapshot.game.due_at  # as the committing process planned it
+        if due is not None and due <= clock.now() + timedelta(seconds=settings.JOBS_TICK_SECONDS):
+            _wake.set()  # due before the next tick: the background thread looks at once
         return
     due = snapshot.game.due_at  # as the committing process planned it
     if due is None or due > clock.now():

@@ -58,6 +58,17 @@ def _everyday_viewers(snapshot: Snapshot) -> list[Player]:
         on_turn = seats[snapshot.state.current_seat]
         if not on_turn.bot:
             viewers.append(_owner(on_turn))
+        # The players waiting for their turn (their board offers leaving): one of them.
+        waiting = next(
+            (
+                s
+                for s in seats
+                if s is not on_turn and not s.bot and s.status == Seat.Status.PLAYING
+            ),
+            None,
+        )
+        if waiting is not None:
+            viewers.append(_owner(waiting))
     elif game.status == Game.Status.FINISHED and seats:
         viewers.append(_owner(seats[0]))
     else:

@@ -362,6 +362,20 @@ def test_history_comes_from_played_games(make_game, ann, ben, play_out):
     assert alice_history.entries[0].game.pk == game.pk
 
 
+def test_an_abandoned_table_is_kept_in_the_history_but_not_in_its_figures(alice, finished_game):
+    finished_game((alice, full_card(chance=20)))
+    abandoned = finished_game(
+        (alice, full_card(chance=5)), (alice.username + "-guest", full_card())
+    )
+    Game.objects.filter(pk=abandoned.pk).update(status=Game.Status.ABANDONED)
+
+    history = selectors.user_history("alice")
+
+    assert [e.game.status for e in history.entries].count(Game.Status.ABANDONED) == 1
+    assert (history.games_played, history.best) == (1, 20)
+    assert [total for _, _, total in history.chart["points"]] == [20]
+
+
 def test_score_chart_scales_to_the_best_score_rounded_up_to_a_gridline():
     chart = selectors.score_chart([100, 250, 50])
 

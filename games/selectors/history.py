@@ -64,10 +64,15 @@ def user_history(username: str) -> History | None:
     )
     entries: list[HistoryEntry] = []
     bonuses = yahtzees = 0
-    for seat in seats.annotate(players=Count("game__seats")).order_by("-game__finished_at"):
+    # Abandoned tables are kept for the history too, listed but not counted in the figures.
+    ended = Seat.objects.filter(
+        user=user, game__status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
+    ).select_related("game")
+    for seat in ended.annotate(players=Count("game__seats")).order_by("-game__finished_at"):
         card = Scorecard.from_dict(seat.scorecard, seat.game.rules)
-        bonuses += card.upper_bonus > 0
-        yahtzees += seat.yahtzees
+        if seat.game.status == Game.Status.FINISHED:
+            bonuses += card.upper_bonus > 0
+            yahtzees += seat.yahtzees
         entries.append(
             HistoryEntry(
                 seat.game,
@@ -95,7 +100,9 @@ def user_history(username: str) -> History | None:
         yahtzees=yahtzees,
         bonus_rate=bonuses / played if played else None,
         entries=entries,
-        chart=score_chart([e.total for e in reversed(entries)]),
+        chart=score_chart(
+            [e.total for e in reversed(entries) if e.game.status == Game.Status.FINISHED]
+        ),
         loss_chart=loss_chart(losses),
         user_id=user.pk,
         rating=(rating := user_rating(user.pk)),
