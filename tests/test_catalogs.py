@@ -163,7 +163,7 @@ TEMPLATES = ROOT / "templates"
 PER_LANGUAGE = {"rules/en.html", "rules/te.html", "rules/uz.html"}
 # Being changed on other branches while the catalogs were made: the sweep after the merge
 # marks their text, translates it, and takes each off this list (the test insists).
-NOT_YET_SWEPT = {"games/home.html", "games/room.html"}
+NOT_YET_SWEPT: set[str] = set()
 
 BLOCKS = re.compile(
     r"\{%\s*(blocktranslate|blocktrans)\b.*?\{%\s*(endblocktranslate|endblocktrans)\s*%\}"

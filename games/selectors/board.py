@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import caches, rules
@@ -23,6 +24,7 @@ from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
+from .words import joker_words, refusal_words
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -232,7 +234,7 @@ def _mask(held: tuple[bool, ...]) -> str:
     return "".join("1" if h else "0" for h in held)
 
 
-@caches.memoize("a seat's boxes by card and dice", maxsize=1024)
+@caches.memoize("a seat's boxes by card and dice", maxsize=1024, key_extra=get_language)
 def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, BoxView]:
     """One seat's boxes; ``dice`` are those on the table when the seat is on turn.
 
@@ -249,7 +251,7 @@ def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, B
         if dice and value is None:
             option = options.get(category)
             if option is None:
-                forbidden = rules.refusal(card, dice, category)
+                forbidden = refusal_words(card, dice, category)
         boxes[category] = BoxView(category, value, option, forbidden)
     return MappingProxyType(boxes)
 
@@ -302,7 +304,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
                 )
             )
         assert current_pos is not None  # dice are on the table only during a turn
-        joker_note = rules.joker_note(state.cards[current_pos], state.dice)
+        joker_note = joker_words(state.cards[current_pos], state.dice)
     for view in views:
         on_table = tuple(state.dice) if view.is_current and state and state.dice else None
         view.boxes = _boxes(view.card, on_table)

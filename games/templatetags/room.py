@@ -16,7 +16,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from .. import caches
-from ..selectors import BoxView, DieView, RowView
+from ..rules import Category
+from ..selectors import BoxView, DieView, RowView, box_name
+from ..selectors.moves import SHORT_LABELS
 
 register = template.Library()
 
@@ -38,7 +40,12 @@ def _score_row(row: RowView, your_turn: bool) -> SafeString:
     # and every roll changes the rows of the boxes still open.
     cells = SafeString("".join(score_cell(box, your_turn) for box in row.boxes))
     return render_to_string(
-        "games/room.html#score_row", {"label": row.label, "short": row.short, "cells": cells}
+        "games/room.html#score_row",
+        {
+            "label": box_name(row.value),
+            "short": str(SHORT_LABELS[Category(row.value)]),
+            "cells": cells,
+        },
     )
 
 
@@ -53,6 +60,12 @@ def score_row(row: RowView, your_turn: bool) -> SafeString:
 def score_rows(rows: list[RowView], your_turn: bool) -> SafeString:
     """The rows of one section of the scorecard."""
     return SafeString("".join(score_row(row, your_turn) for row in rows))
+
+
+@register.filter(name="box_name")
+def box_name_filter(category: Category | str) -> str:
+    """The name of a box in the reader's language: ``{{ category|box_name }}``."""
+    return box_name(category)
 
 
 @caches.memoize("die faces", maxsize=16)
