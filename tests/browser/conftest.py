@@ -72,6 +72,8 @@ class LiveServer:
                 "DJANGO_DEBUG": "1",
                 "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "PYTHONUNBUFFERED": "1",
+                # Every person of these scenarios comes from this one address.
+                "LIMIT_TABLES_PER_IP": "300/m",
             }
         )
         self.process: subprocess.Popen[bytes] | None = None
