@@ -57,8 +57,10 @@ class GameCreateForm(forms.Form):
         },
     )
     feedback = forms.BooleanField(
-        label="Feedback after every decision: the coach says what each keep and box cost "
-        "(when you play alone or only against the computer)",
+        label=_(
+            "Feedback after every decision: the coach says what each keep and box cost "
+            "(when you play alone or only against the computer)"
+        ),
         required=False,
     )
 

@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -147,14 +148,14 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
 def _game_or_404(code: str) -> Game:
     game = selectors.get_game(code)
     if game is None:
-        raise Http404("There is no game with that link.")
+        raise Http404(gettext("There is no game with that link."))
     return game
 
 
 def _snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
     snapshot = selectors.load_snapshot(code, version)
     if snapshot is None:
-        raise Http404("There is no game with that link.")
+        raise Http404(gettext("There is no game with that link."))
     return snapshot
 
 
@@ -218,7 +219,7 @@ def _act(
             code=code, player=actor, version=form.cleaned_data["version"], **arguments(form)
         )
     except GameNotFound:
-        raise Http404("There is no game with that link.") from None
+        raise Http404(gettext("There is no game with that link.")) from None
     except GameError as error:
         return render_game(
             request, _snapshot_or_404(code), error=str(error), status=status_of(error)
@@ -323,7 +324,7 @@ def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         new = services.game_rematch(code=code, player=player_for(request))
     except GameNotFound:
-        raise Http404("There is no game with that link.") from None
+        raise Http404(gettext("There is no game with that link.")) from None
     except GameError as error:
         return render_game(
             request, _snapshot_or_404(code), error=str(error), status=status_of(error)
@@ -339,7 +340,7 @@ def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     data = selectors.user_history(username)
     if data is None:
-        raise Http404("No player by that name.")
+        raise Http404(gettext("No player by that name."))
     user = data.username
     series = selectors.player_series(Player(name=user, user_id=data.user_id))
     return render(request, "games/history.html", {"h": data, "series": series})
@@ -364,7 +365,10 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             guest = request.session.get("guest_token", "")
             login(request, user)
             services.guest_seats_claim(guest=guest, user_id=user.pk)
-            messages.success(request, f"Welcome, {user.username}! Your games now count.")
+            messages.success(
+                request,
+                gettext("Welcome, %(name)s! Your games now count.") % {"name": user.username},
+            )
             next_url = request.POST.get("next", "")
             if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
                 return redirect(next_url)

@@ -12,13 +12,13 @@ from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from .. import caches, rules
 from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
+from .announcements import announcement
 from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
@@ -347,7 +347,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         rolloff=rolloff,
         ranking=ranking,
         rematch_code=snapshot.rematch_code,
-        announcement=_announcement(game, state, views, current),
+        announcement=announcement(game, state, views, current),
         viewer_has_account=viewer.user_id is not None,
         guest_name=viewer.name if viewer.user_id is None else "",
         pace=game.pace,
@@ -364,23 +364,3 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         and game.review is None
         and any(not seat.bot for seat in seats),
     )
-
-
-def _announcement(
-    game: Game, state: GameState | None, views: list[SeatView], current: SeatView | None
-) -> str:
-    """The sentence a screen reader hears after each change."""
-    if game.status == Game.Status.LOBBY:
-        return f"Waiting for players: {len(views)} of {game.seat_count} seated."
-    if game.status == Game.Status.ABANDONED:
-        return str(_("The game was abandoned: nobody was left to play it."))
-    if game.status == Game.Status.FINISHED:
-        winners = [v.name for v in views if v.place == 1]
-        return f"Game over. Winner: {' and '.join(winners)}."
-    assert state is not None and current is not None
-    who = "Your" if current.is_you else f"{current.name}'s"
-    if state.dice:
-        dice = ", ".join(map(str, state.dice))
-        left = state.rolls_left
-        return f"{who} roll: {dice}. {left} roll{'' if left == 1 else 's'} left."
-    return f"Round {state.round} of {ROUNDS}. {who} turn."

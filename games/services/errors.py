@@ -5,6 +5,8 @@ Services know nothing of HTTP: the views decide which status each kind of refusa
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 
 class GameError(Exception):
     """A refused action; ``str(error)`` is a sentence for the player; nothing changed."""
@@ -22,7 +24,8 @@ class GameNotFound(GameError):
     """No game has that code."""
 
 
-STALE = (
+# Marked for the catalogs, English here: the raise site translates it (gettext(STALE)).
+STALE = gettext_noop(
     "That action was made on an older view of the table (a repeated click or "
     "another tab); nothing changed. Here is the table as it stands."
 )

@@ -110,7 +110,7 @@ def game_create(
     ``pace=None``: live for two or more seats, untimed for a solo table.
     """
     if not player.is_known:
-        raise NotAllowed("Log in or choose a guest name to create a game.")
+        raise NotAllowed(gettext("Log in or choose a guest name to create a game."))
     if not 1 <= seat_count <= engine.MAX_SEATS:
         raise GameError(f"A game has 1 to {engine.MAX_SEATS} seats.")
     rules = rules or Rules()
@@ -148,7 +148,7 @@ def _lobby_for_host(
         raise NotAllowed(refusal)
     check_version(game, version)
     if game.status != Game.Status.LOBBY:
-        raise GameError("The game has already started.")
+        raise GameError(gettext("The game has already started."))
     return game
 
 
@@ -160,7 +160,7 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
     taken = {seat.position for seat in seats}
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
-        raise GameError("Every seat at this table is taken.")
+        raise GameError(gettext("Every seat at this table is taken."))
     level = BotLevel(level)
     same = sum(1 for seat in seats if seat.bot == level)
     names = (
@@ -184,7 +184,7 @@ def game_remove_bot(*, code: str, player: Player, version: int | None, position:
     game = _lobby_for_host(code, player, version)
     seat = game.seats.filter(position=position).exclude(bot="").first()
     if seat is None:
-        raise GameError("There is no computer player in that seat.")
+        raise GameError(gettext("There is no computer player in that seat."))
     seat.delete()
     _close_gaps(game)
     bump(game)
@@ -208,21 +208,21 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
         if player.owns(seat):
             return seat  # already seated: joining twice changes nothing
     if not player.is_known:
-        raise NotAllowed("Log in or choose a guest name to take a seat.")
+        raise NotAllowed(gettext("Log in or choose a guest name to take a seat."))
     check_version(game, version)
     if game.status != Game.Status.LOBBY:
-        raise GameError("This game has already started; you can watch it.")
+        raise GameError(gettext("This game has already started; you can watch it."))
     taken = {seat.position for seat in seats}
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
-        raise GameError("Every seat at this table is taken; you can watch.")
+        raise GameError(gettext("Every seat at this table is taken; you can watch."))
     _check_name_free(seats, clean_name(player.name))
     client_seed = clean_client_seed(client_seed)
     try:
         with transaction.atomic():
             seat = _take_seat(game, player, free[0], client_seed)
     except IntegrityError:
-        raise StaleAction("Someone took that seat a moment ago; try again.") from None
+        raise StaleAction(gettext("Someone took that seat a moment ago; try again.")) from None
     bump(game)
     return seat
 
@@ -239,9 +239,9 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Game:
         raise GameError(gettext("This game is over."))
     seat = next((s for s in game.seats.all() if player.owns(s)), None)
     if seat is None:
-        raise NotAllowed("You have no seat at this table.")
+        raise NotAllowed(gettext("You have no seat at this table."))
     if player.hosts(game):
-        raise GameError("The host keeps their seat; start the game or let it be.")
+        raise GameError(gettext("The host keeps their seat; start the game or let it be."))
     seat.delete()
     _close_gaps(game)
     bump(game)
@@ -256,7 +256,7 @@ def game_start(
     game = _lobby_for_host(code, player, version, "Only the host can start this game.")
     seats = list(game.seats.order_by("position"))
     if not seats:
-        raise GameError("Nobody is seated yet.")
+        raise GameError(gettext("Nobody is seated yet."))
     for seat in seats:  # every seat's part of the dice stream's key, frozen from now on
         if not seat.client_seed:
             seat.client_seed = fair.new_client_seed()
@@ -287,10 +287,10 @@ def game_rematch(*, code: str, player: Player) -> Game:
     """A new game with the same players seated in the same order (one per finished game)."""
     game = locked_game(code)
     if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
-        raise GameError("A rematch can be opened once the game is over.")
+        raise GameError(gettext("A rematch can be opened once the game is over."))
     seats = list(game.seats.order_by("position"))
     if not any(player.owns(s) for s in seats):
-        raise NotAllowed("Only the players of this game can open its rematch.")
+        raise NotAllowed(gettext("Only the players of this game can open its rematch."))
     existing = Game.objects.filter(rematch_of=game).first()
     if existing is not None:
         return existing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..models import Game
 from .errors import GameError
@@ -14,7 +15,7 @@ def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int,
     """Keep the coach's review of a finished game (once) and show it to the room."""
     game = locked_game(code)
     if game.status != Game.Status.FINISHED:
-        raise GameError("A game is reviewed once it is over.")
+        raise GameError(gettext("A game is reviewed once it is over."))
     if game.review is not None:
         return game  # reviewed already (by another process): nothing to do twice
     game.review = review

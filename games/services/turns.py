@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from .. import engine
@@ -32,13 +33,13 @@ TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
 def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
     seat = next((s for s in seats if player.owns(s)), None)
     if seat is None:
-        raise NotAllowed("You are watching this game; only seated players can play.")
+        raise NotAllowed(gettext("You are watching this game; only seated players can play."))
     # A repeated or stale click is answered as stale even when it was the game's last move.
     check_version(game, version)
     if game.status == Game.Status.LOBBY:
-        raise GameError("The game has not started yet.")
+        raise GameError(gettext("The game has not started yet."))
     if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-        raise GameError("This game is over.")
+        raise GameError(gettext("This game is over."))
     if seat.status == Seat.Status.LEFT:
         raise NotAllowed(_("You left this game; the coach plays your seat to the end."))
     return seat
@@ -75,7 +76,9 @@ def _play(
         state = game.engine_state(seats)
         on_turn = state.current_seat
         if on_turn is not None and on_turn != seat.position:
-            raise NotAllowed(f"It is {seats[on_turn].name}'s turn, not yours.")
+            raise NotAllowed(
+                gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].name}
+            )
         if seat.status == Seat.Status.AWAY:  # any action of the person: back from away
             seat.status = Seat.Status.PLAYING
             changed_seats = [seat]
@@ -121,7 +124,7 @@ def _play(
     elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
         version=game.version, **{name: getattr(game, name) for name in fields}
     ):
-        raise StaleAction(STALE)  # changed by another process since: nothing is written
+        raise StaleAction(gettext(STALE))  # changed by another process since: nothing is written
     for changed in changed_seats:
         changed.save(update_fields=["scorecard", "total", "yahtzees", "place", "status"])
     move.save()

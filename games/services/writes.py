@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable, Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from .. import dice as fair
 from ..committed import committed
@@ -88,12 +89,12 @@ def locked_game(code: str) -> Game:
     try:
         return Game.objects.select_for_update().get(code=code)
     except Game.DoesNotExist:
-        raise GameNotFound("There is no game with that link.") from None
+        raise GameNotFound(gettext("There is no game with that link.")) from None
 
 
 def check_version(game: Game, version: int | None) -> None:
     if version != game.version:
-        raise StaleAction(STALE)
+        raise StaleAction(gettext(STALE))
 
 
 def bump(game: Game, *fields: str) -> None:

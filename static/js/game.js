@@ -136,10 +136,10 @@
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code;
     if (code === 4404 || code === 4429) {
-      showConnection("This page stopped updating live. Reload it to see the table as it stands.");
+      showConnection(gettext("This page stopped updating live. Reload it to see the table as it stands."));
       return;
     }
-    showConnection("Reconnecting to the table…");
+    showConnection(gettext("Reconnecting to the table…"));
     if (code === 1000 || code === 1001 || code === 1005) {
       var room = document.querySelector("[ws-connect]");
       if (!room) return;
@@ -291,8 +291,8 @@
     [60, 30, 10, 0].forEach(function (mark) {
       if (left <= mark && !announced[key + mark] && (mark === 0 || left > mark - 5)) {
         announced[key + mark] = true;
-        if (mark === 0) say(mine ? "Your time is up: the coach plays this turn." : "Time is up for this turn.");
-        else if (mine) say(mark === 60 ? "One minute left for your turn." : mark + " seconds left for your turn.");
+        if (mark === 0) say(mine ? gettext("Your time is up: the coach plays this turn.") : gettext("Time is up for this turn."));
+        else if (mine) say(mark === 60 ? gettext("One minute left for your turn.") : interpolate(ngettext("%s second left for your turn.", "%s seconds left for your turn.", mark), [mark]));
       }
     });
   }
@@ -303,7 +303,7 @@
     var mine = board.getAttribute("data-your-turn") === "1";
     if (mine && wasMyTurn === false && document.hidden && window.Notification &&
         Notification.permission === "granted") {
-      new Notification("Yahtzee", { body: "It is your turn.", tag: "your-turn" });
+      new Notification("Yahtzee", { body: gettext("It is your turn."), tag: "your-turn" });
     }
     wasMyTurn = mine;
     tick();
