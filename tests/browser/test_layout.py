@@ -121,7 +121,7 @@ def test_on_a_desktop_dice_roll_and_every_open_box_are_in_view_for_four_players(
     player, others = on_turn(pages)
     assert outside(player, "#board .dice .die, [data-roll]") == []
     roll(player, keyboard=False, watchers=others)
-    expect(player.locator(".coach > .legend")).to_be_visible(timeout=30_000)
+    expect(player.locator(".coach > .legend").first).to_be_visible(timeout=30_000)
 
     assert player.evaluate("() => window.scrollY") == 0
     assert len(score_options(player)) == 13
