@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.http import HttpResponse
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import caches, engine, services
 from games.models import Game, Move, Seat
@@ -159,6 +159,14 @@ def test_client_is_exempt_from_limits(settings: Any) -> None:
 def presence_pushed_at_once(settings: Any) -> None:
     """Presence pushes without their interval; the coalescing tests inject their own clock."""
     settings.PRESENCE_PUSH_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test() -> Iterator[None]:
+    """The test client runs requests in the test's own thread, where Django's locale
+    middleware leaves the request's language active; the next test starts in English."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
