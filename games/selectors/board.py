@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -25,6 +25,9 @@ from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
 from .words import joker_words, refusal_words
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -121,13 +124,21 @@ class GameView(ViewModel):
 
     @cached_property
     def rows(self) -> list[RowView]:
+        if self.hints is not None:  # the player on turn's own boxes carry the coach's word
+            return self._rows()
+        return _per_version(scorecard_rows, (get_language(), self.code, self.version), self._rows)
+
+    def _rows(self) -> list[RowView]:
         return [
-            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats), str(SHORT_LABELS[c]))
-            for c in CATEGORIES
+            RowView(c.value, label, tuple(s.boxes[c] for s in self.seats), short)
+            for c, label, short in _row_labels(get_language())
         ]
 
     @cached_property
     def columns(self) -> tuple[ColumnView, ...]:
+        return _per_version(scorecard_columns, (self.code, self.version), self._columns)
+
+    def _columns(self) -> tuple[ColumnView, ...]:
         return tuple(
             ColumnView(
                 s.position,
@@ -197,6 +208,27 @@ class GameView(ViewModel):
     def absent_seats(self) -> list[SeatView]:
         """The people the coach plays for: away, or left."""
         return [s for s in self.seats if s.status != Seat.Status.PLAYING]
+
+
+# A game's version fixes its scorecard: both boards of a version (the player on turn's and
+# everyone else's) show the same rows and columns, worked out once.
+scorecard_rows: caches.Cache[tuple[str, str, int], list[RowView]] = caches.lru(
+    "scorecard rows by game version and language", maxsize=256
+)
+scorecard_columns: caches.Cache[tuple[str, int], tuple[ColumnView, ...]] = caches.lru(
+    "scorecard columns by game version", maxsize=256
+)
+
+
+def _per_version(cache: caches.Cache[K, V], key: K, make: Callable[[], V]) -> V:
+    found = cache.get(key)
+    return found if found is not None else cache.setdefault(key, make())
+
+
+@caches.memoize("scorecard row labels by language", maxsize=8)
+def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
+    """Each box with its name and its short name, in ``language`` (the one active)."""
+    return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
 
 
 ACTIONS = (

@@ -133,7 +133,7 @@ _registry_lock = threading.Lock()
 
 
 # Asked on every move of a table with a coach, bot or clock: the path is resolved once.
-@caches.memoize("strategy: table paths by rules and folder", maxsize=64)
+@caches.memoize("strategy: table paths by rules and folder", maxsize=8)
 def _key(rules: Rules, cache_dir: str | os.PathLike[str] | None) -> _Key:
     return rules, table_path(rules, cache_dir).resolve()
 
