@@ -19,6 +19,7 @@ from .people import (
     axe_violations,
     open_table,
     roll,
+    save_screenshot,
     score,
     score_options,
     start_game,
@@ -116,6 +117,8 @@ def test_on_a_phone_the_second_player_sees_their_own_column_first_also_after_liv
         kind = "button" if player is bea else "preview"
         assert under(bea) >= {(kind, name)}
         assert {column for k, column in under(bea) if k in ("button", "preview")} == {name}
+        if player is bea:
+            save_screenshot(bea, "table-phone-own-column", full_page=False)
         box, _ = max(score_options(player), key=lambda option: option[1])
         score(player, box, keyboard=False)
         wait_version(watcher, version(player))
