@@ -271,7 +271,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         views.append(
             SeatView(
                 position=seat.position,
-                name=seat.name,
+                name=seat.display_name,
                 is_guest=seat.user_id is None,
                 is_you=viewer.owns(seat),
                 is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
@@ -317,7 +317,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     current = views[current_pos] if current_pos is not None else None
     rolloff = None
     if state:
-        names = {s.position: s.name for s in seats}
+        names = {s.position: s.display_name for s in seats}
         rolloff = RollOffView(
             rounds=tuple(
                 tuple((names[s], d, sum(d), s in r.leaders) for s, d in r.rolls)

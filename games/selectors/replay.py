@@ -136,7 +136,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
     """Every move of ``game`` as a replay step, and the version of each reviewed decision
     by (seat, decision index)."""
     seats = list(game.seats.order_by("position"))
-    names = {seat.position: seat.name for seat in seats}
+    names = {seat.position: seat.display_name for seat in seats}
     rules = game.rules
     verdicts = _verdicts(game)
     state: GameState | None = None

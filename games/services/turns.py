@@ -77,7 +77,7 @@ def _play(
         on_turn = state.current_seat
         if on_turn is not None and on_turn != seat.position:
             raise NotAllowed(
-                gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].name}
+                gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].display_name}
             )
         if seat.status == Seat.Status.AWAY:  # any action of the person: back from away
             seat.status = Seat.Status.PLAYING
