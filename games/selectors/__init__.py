@@ -15,6 +15,7 @@
 * :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
 """
 
+from ..words import BOX_NAMES, box_name
 from .accounts import account_language
 from .board import (
     GameView,
@@ -49,7 +50,6 @@ from .tables import (
     your_turn_games,
 )
 from .viewmodel import DieView, ViewModel, plain_dice
-from .words import BOX_NAMES, box_name
 
 __all__ = [
     "BOX_NAMES",

@@ -18,13 +18,13 @@ from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
+from ..words import joker_words, refusal_words
 from .announcements import announcement
 from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
-from .words import joker_words, refusal_words
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -22,6 +22,7 @@ from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
 from ..snapshots import recent_moves_after
+from ..words import refused_move_words
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
 from .ratings import game_rate
@@ -86,8 +87,8 @@ def _play(
     source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
         new = engine.apply(state, action, source)
-    except IllegalMove as error:
-        raise GameError(str(error)) from None
+    except IllegalMove as error:  # worded for the player, not the engine's English
+        raise GameError(refused_move_words(error, state, action)) from None
     dice.advance(game, source)
     game.store_turn(new)
     game.version += 1
