@@ -261,7 +261,7 @@ class Scorecard:
         dice = parse_dice(dice)
         allowed = options(self, dice)
         if category not in allowed:
-            raise IllegalMove(refusal(self, dice, category), Breach.BOX_REFUSES)
+            raise IllegalMove(str(refusal(self, dice, category)), Breach.BOX_REFUSES)
         bonus = self.is_extra_yahtzee(dice) and self[Category.YAHTZEE] == YAHTZEE_POINTS
         boxes = list(self.boxes)
         boxes[_INDEX[category]] = allowed[category]
