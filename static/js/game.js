@@ -305,7 +305,7 @@
     var mine = board.getAttribute("data-your-turn") === "1";
     if (mine && wasMyTurn === false && document.hidden && window.Notification &&
         Notification.permission === "granted") {
-      new Notification("Yahtzee", { body: gettext("It is your turn."), tag: "your-turn" });
+      new Notification(gettext("Yahtzee"), { body: gettext("It is your turn."), tag: "your-turn" });
     }
     wasMyTurn = mine;
     tick();
