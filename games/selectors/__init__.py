@@ -11,7 +11,7 @@
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
 * :mod:`.accounts`: the language an account chose;
-* :mod:`.words`: the boxes' names in the reader's language;
+* ``games/words.py`` (re-exported here): the boxes' names in the reader's language;
 * :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
 """
 
