@@ -183,18 +183,15 @@ class GameView(ViewModel):
         return self.status == Game.Status.PLAYING
 
     @property
-    def can_leave(self) -> bool:
-        return self.in_play and self.you is not None and not self.you.has_left
-
-    @property
-    def can_take_over(self) -> bool:
-        """A seated player may hand a silent player's turn to the coach (untimed tables)."""
+    def takeover_offered(self) -> bool:
+        """Whether the seated players not on turn may hand the turn in play to the coach (an
+        untimed table, its player on turn present and a person): the same for all of them,
+        so their shared board carries it and CSS shows it to seated players only."""
         on_turn = self.current
-        if on_turn is None:
+        if on_turn is None or not self.in_play or self.your_turn:
             return False
-        untimed = self.can_leave and self.pace == Pace.UNTIMED
         present = on_turn.status == Seat.Status.PLAYING
-        return untimed and present and not (on_turn.is_you or on_turn.bot)
+        return self.pace == Pace.UNTIMED and present and not on_turn.bot
 
     @property
     def absent_seats(self) -> list[SeatView]:

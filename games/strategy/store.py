@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from games import caches
 from games import rules as rules_module
 from games.rules import Rules
 
@@ -131,6 +132,8 @@ _failures: dict[_Key, BaseException] = {}
 _registry_lock = threading.Lock()
 
 
+# Asked on every move of a table with a coach, bot or clock: the path is resolved once.
+@caches.memoize("strategy: table paths by rules and folder", maxsize=64)
 def _key(rules: Rules, cache_dir: str | os.PathLike[str] | None) -> _Key:
     return rules, table_path(rules, cache_dir).resolve()
 
