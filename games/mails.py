@@ -2,8 +2,7 @@
 
 Sent with Django's e-mail framework (the console backend unless SMTP is configured, see
 the README); written as templates, in the language the player chose for their account
-(else English).
-Sent by the process's background work (games/jobs.py), never on a request.
+(else English). Sent by the process's background work (games/jobs.py), never on a request.
 """
 
 from __future__ import annotations
