@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from .engine import MAX_SEATS
 from .models import BotLevel, Pace
 from .rules import Category
-from .selectors.words import BOX_NAMES
+from .words import BOX_NAMES
 
 
 def _players_label(count: int) -> str:

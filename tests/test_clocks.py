@@ -478,6 +478,31 @@ def test_a_daily_turn_is_mailed_once_and_reminded_once_an_hour_before(
     assert len(mail.outbox) == 2
 
 
+@pytest.mark.parametrize(
+    ("language", "subject", "body"),
+    [
+        ("te", "యాట్జీ", "రోజువారీ"),
+        ("uz", "Yahtzee", "kunlik"),
+    ],
+)
+def test_a_daily_turn_is_mailed_in_the_language_the_account_chose(
+    make_game, alice, ann, ben, frozen_clock, coach_advisor, language, subject, body
+):
+    from games.profiles import Profile
+
+    alice.email = "alice@example.com"
+    alice.save()
+    Profile.objects.create(user=alice, language=language)
+    make_game(ann, ben, start=True, pace="daily")
+
+    jobs.sweep()
+
+    (message,) = mail.outbox
+    assert "Your turn" not in message.subject and subject in message.subject
+    assert "daily game" not in message.body and body in message.body.lower()
+    assert "Hello" not in message.body
+
+
 def test_a_guest_or_a_player_without_an_address_gets_no_mail(
     make_game, ann, ben, frozen_clock, coach_advisor
 ):

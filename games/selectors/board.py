@@ -18,13 +18,13 @@ from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
+from ..words import joker_words, refusal_words
 from .announcements import announcement
 from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
-from .words import joker_words, refusal_words
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -300,7 +300,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         views.append(
             SeatView(
                 position=seat.position,
-                name=seat.name,
+                name=seat.display_name,
                 is_guest=seat.user_id is None,
                 is_you=viewer.owns(seat),
                 is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
@@ -346,7 +346,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     current = views[current_pos] if current_pos is not None else None
     rolloff = None
     if state:
-        names = {s.position: s.name for s in seats}
+        names = {s.position: s.display_name for s in seats}
         rolloff = RollOffView(
             rounds=tuple(
                 tuple((names[s], d, sum(d), s in r.leaders) for s, d in r.rolls)

@@ -96,9 +96,10 @@
   function showTurnCue() {
     var board = document.getElementById("board");
     if (!board) return;
-    if (baseTitle === null) baseTitle = document.title.replace(/^▶ Your turn · /, "");
+    // The page's own title may start with the cue already (rendered on your turn).
+    if (baseTitle === null) baseTitle = document.title.replace(/^▶ [^·]* · /, "");
     var mine = board.getAttribute("data-your-turn") === "1";
-    document.title = (mine ? "▶ Your turn · " : "") + baseTitle;
+    document.title = (mine ? "▶ " + gettext("Your turn") + " · " : "") + baseTitle;
   }
 
   // Never let an older table replace a newer one (a slow response after a fast push).
@@ -273,7 +274,8 @@
   function format(seconds) {
     if (seconds >= 3600) {
       var hours = Math.floor(seconds / 3600);
-      return hours + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
+      var minutes = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+      return interpolate(gettext("%(hours)s h %(minutes)s min"), { hours: hours, minutes: minutes }, true);
     }
     return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
@@ -303,7 +305,7 @@
     var mine = board.getAttribute("data-your-turn") === "1";
     if (mine && wasMyTurn === false && document.hidden && window.Notification &&
         Notification.permission === "granted") {
-      new Notification("Yahtzee", { body: gettext("It is your turn."), tag: "your-turn" });
+      new Notification(gettext("Yahtzee"), { body: gettext("It is your turn."), tag: "your-turn" });
     }
     wasMyTurn = mine;
     tick();
