@@ -136,7 +136,8 @@ class GameView(ViewModel):
 
     @cached_property
     def columns(self) -> tuple[ColumnView, ...]:
-        return _per_version(scorecard_columns, (self.code, self.version), self._columns)
+        key = (get_language(), self.code, self.version)  # a computer player's name is translated
+        return _per_version(scorecard_columns, key, self._columns)
 
     def _columns(self) -> tuple[ColumnView, ...]:
         return tuple(
@@ -215,8 +216,8 @@ class GameView(ViewModel):
 scorecard_rows: caches.Cache[tuple[str, str, int], list[RowView]] = caches.lru(
     "scorecard rows by game version and language", maxsize=256
 )
-scorecard_columns: caches.Cache[tuple[str, int], tuple[ColumnView, ...]] = caches.lru(
-    "scorecard columns by game version", maxsize=256
+scorecard_columns: caches.Cache[tuple[str, str, int], tuple[ColumnView, ...]] = caches.lru(
+    "scorecard columns by game version and language", maxsize=256
 )
 
 
