@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
@@ -189,6 +189,16 @@ class GameView(ViewModel):
     @property
     def pace_label(self) -> StrOrPromise:
         return Pace(self.pace).label
+
+    @property
+    def deadline_iso(self) -> str:
+        """When the turn's clock runs out, for the page's countdown (ISO 8601)."""
+        return self.turn_deadline.isoformat() if self.turn_deadline else ""
+
+    @property
+    def deadline_utc(self) -> str:
+        """The same moment as a reader without JavaScript sees it: ``22:59:10`` (UTC)."""
+        return self.turn_deadline.astimezone(UTC).strftime("%H:%M:%S") if self.turn_deadline else ""
 
     @property
     def in_play(self) -> bool:
