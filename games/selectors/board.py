@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -28,9 +28,6 @@ from .viewmodel import DieView, ViewModel
 
 K = TypeVar("K")
 V = TypeVar("V")
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 
 
 @dataclass
@@ -187,8 +184,8 @@ class GameView(ViewModel):
         return any(die.held for die in self.dice)
 
     @property
-    def pace_label(self) -> StrOrPromise:
-        return Pace(self.pace).label
+    def pace_label(self) -> str:
+        return str(Pace(self.pace).label)
 
     @property
     def deadline_iso(self) -> str:
