@@ -31,12 +31,14 @@ class Pace(models.TextChoices):
 
     @property
     def short_label(self) -> StrOrPromise:
+        """The pace in a few words, for a menu as narrow as a phone ("Blitz · 30 s"); the
+        board and the lobby say it in full."""
         return {
-            "blitz": _("Blitz"),
-            "live": _("Live"),
-            "relaxed": _("Relaxed"),
-            "daily": _("Daily"),
-            "untimed": _("Untimed"),
+            "blitz": _("Blitz · 30 s"),
+            "live": _("Live · 90 s"),
+            "relaxed": _("Relaxed · 5 min"),
+            "daily": _("Daily · 24 h"),
+            "untimed": _("No clock"),
         }[self.value]
 
     @classmethod

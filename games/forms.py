@@ -47,7 +47,7 @@ class GameCreateForm(forms.Form):
         label=gettext_lazy("Pace"),
         choices=[
             ("", gettext_lazy("Automatic")),
-            *list(Pace.choices),
+            *[(pace.value, pace.short_label) for pace in Pace],
         ],
         required=False,
         widget=forms.Select(attrs={"aria-describedby": "pace-help"}),
