@@ -141,8 +141,8 @@ class FinalRolls:
         # five of a face in each box: ordinary points, and with the Joker (one of the two
         # terms is always 0, so adding them first changes no rounding)
         self._yahtzee_points = (trans.yahtzee_points, trans.yahtzee_points + trans.joker_extra)
-        self._penalty = trans.penalty
-        self._yahtzee_penalty = trans.yahtzee_penalty
+        self._illegal = trans.illegal
+        self._yahtzee_illegal = trans.yahtzee_illegal
 
     def __call__(self, future: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
         """``S[r]``: the value of ending the turn with roll ``r`` in its best legal box."""
@@ -150,12 +150,12 @@ class FinalRolls:
         flat = future.ravel()
         choice = flat.take(self._flat_kind)
         choice += self._points
-        choice += self._penalty[:, m, None]
+        np.copyto(choice, -np.inf, where=self._illegal[m, :, None])
         best = choice.max(axis=0)
         armed = bool(m & YAHTZEE_BIT)
         reached = flat.take(self._yahtzee_flat_kind)
         reached += self._yahtzee_points[armed]
-        reached += self._yahtzee_penalty[:, :, m]
+        np.copyto(reached, -np.inf, where=self._yahtzee_illegal[m])
         best[YAHTZEE_ROLLS] = reached.max(axis=0) + (YAHTZEE_BONUS if armed and y else 0)
         return best
 

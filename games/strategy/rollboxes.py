@@ -47,8 +47,8 @@ class RollBoxes:
         self._joker_points: list[list[int]] = joker.T.tolist()
         self._yahtzee_flat_kind: list[list[int]] = (rows + trans.yahtzee_kind).T.tolist()
         #: per mask: the boxes an ordinary roll may use; five of a face (6 per mask)
-        self._legal = _bits(~np.isinf(trans.penalty.T))  # (MASKS,) uint16
-        self._yahtzee_legal = _bits(~np.isinf(trans.yahtzee_penalty.transpose(2, 1, 0)))
+        self._legal = _bits(~trans.illegal)  # (MASKS,) uint16
+        self._yahtzee_legal = _bits(~trans.yahtzee_illegal.transpose(0, 2, 1))  # (MASKS, 6)
 
     def values(
         self, future: np.ndarray, state: tuple[int, int, int], roll: int
