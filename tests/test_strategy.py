@@ -562,7 +562,7 @@ def test_the_build_process_loads_the_solver_and_nothing_of_the_site():
 def test_build_main_solves_and_reports_its_figures(tmp_path, monkeypatch, official, capsys):
     from games.strategy import build
 
-    monkeypatch.setattr(build, "solve", lambda rules, workers=None: official.table)
+    monkeypatch.setattr(build, "solve", lambda rules, workers=None, tables=None: official.table)
     assert build.main(["--cache-dir", str(tmp_path), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert figures["value"] == pytest.approx(PUBLISHED_OPTIMAL_MEAN, abs=1e-7)
