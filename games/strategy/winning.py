@@ -14,8 +14,12 @@ ending the turn in box ``c`` with roll ``r`` reads ``V(next, t + gain)``, a shif
 
 Each state reachable from the one being played is solved for the totals it can have: from
 ``t0`` to ``t0`` plus the most its path can have added (a first pass finds it), so the work
-grows with the rounds left; :data:`HORIZON` rounds are solved (see
-docs/benchmarks.md for the time a decision takes at each horizon).
+grows with the rounds left, and is known before the lattice runs: the number of columns,
+summed over the states (~15 microseconds of CPU each). The last :data:`ALWAYS_SOLVED`
+rounds are always solved; with :data:`HORIZON` rounds left, only a position whose plan fits
+in :data:`WORK_BOUND` columns (a decision within the time a hint may take; most positions
+do); otherwise that decision is played for expected score. See docs/benchmarks.md (#18)
+for the time a decision takes and the win rate at each horizon.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from .ruletables import CATEGORIES
 from .scoredist import final_score_distribution
 from .solver import TurnValues, best_keep, keep_values
 
-HORIZON = 3  # rounds solved to win (the last ones); before, play for expected score
+HORIZON = 4  # the most rounds solved to win (the last ones); before, play for expected score
+ALWAYS_SOLVED = 3  # rounds solved to win whatever the work
+WORK_BOUND = 5000  # lattice columns a plan of more rounds may take (~75 ms of CPU)
 PROBABILITY_TIE = 1e-12  # chances closer than this are equal: the expected score decides
 
 
@@ -78,6 +84,11 @@ class _Plan:
         self.known: dict[State, np.ndarray] = {}
         self.outcomes: dict[State, BoxOutcomes] = {}
         self.reach = self._reach(root)
+
+    @property
+    def work(self) -> int:
+        """Lattice columns the plan solves: one per reachable (state, total)."""
+        return sum(width + 1 for state, width in self.reach.items() if state[0] != FULL)
 
     def _reach(self, root: State) -> dict[State, int]:
         """Most points each state reachable from ``root`` can have added since (its totals run
@@ -146,15 +157,18 @@ class _Plan:
         return boxes, TurnValues({1: keeps1, 2: keeps2}, {0: final, 1: rolls1, 2: rolls2}, start)
 
 
-_Root = tuple[np.ndarray, dict[int, list[np.ndarray]]]
+_Root = tuple[np.ndarray, dict[int, list[np.ndarray]]] | None
 ROOT_CACHE_BYTES = 4 << 20
 #: The turn being played, solved to win: a turn's two or three decisions share it. Keyed
 #: by the rules, the player's state and total and each opponent's; ~30 KB an entry.
 _ROOTS = caches.lru(
     "strategy: turns solved to win by (rules, state, total, opponents)",
     maxsize=ROOT_CACHE_BYTES,
-    getsizeof=lambda root: root[0].nbytes + sum(a.nbytes for v in root[1].values() for a in v),
+    getsizeof=lambda root: (
+        100 if root is None else root[0].nbytes + sum(a.nbytes for v in root[1].values() for a in v)
+    ),
 )
+_TOO_MUCH = "too much work"  # cached for a root whose plan exceeds WORK_BOUND
 
 
 def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]) -> _Root:
@@ -166,13 +180,17 @@ def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]
         card.total,
         tuple(sorted((state_of(o), o.total) for o in opponents)),
     )
-    known = _ROOTS.get(key)
-    if known is not None:
+    known = _ROOTS.get(key, _TOO_MUCH)
+    if known is not _TOO_MUCH:
         return known
     dists = [final_score_distribution(advisor, o) for o in opponents]
     reach = card.total + len(card.open_boxes) * GAIN_MAX + 1
     utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + GAIN_MAX)
-    boxes, turn = _Plan(advisor, state, card.total, utility).turn(state, per_box=True)
+    plan = _Plan(advisor, state, card.total, utility)
+    if len(card.open_boxes) > ALWAYS_SOLVED and plan.work > WORK_BOUND:
+        _ROOTS.set(key, None)
+        return None
+    boxes, turn = plan.turn(state, per_box=True)
     assert boxes is not None
     root = (
         np.ascontiguousarray(boxes[:, :, 0]),
@@ -190,12 +208,19 @@ def rank_to_win(
     opponents: Sequence[Scorecard],
 ) -> list[WinOption]:
     """Every choice with these dice, by the chance of finishing ahead of every opponent (each
-    playing for expected score from their card), the expected total breaking ties."""
+    playing for expected score from their card), the expected total breaking ties.
+
+    Empty when there is nothing to choose, or when the turn is too much work to solve in a
+    hint's time (more than :data:`ALWAYS_SOLVED` rounds left and over :data:`WORK_BOUND`):
+    then play for the expected score."""
     dice = parse_dice(dice)
     by_score = advisor.rank(card, dice, rolls_left)
     if not by_score:
         return []
-    boxes, keeps = _root_turn(advisor, card, opponents)
+    root = _root_turn(advisor, card, opponents)
+    if root is None:
+        return []
+    boxes, keeps = root
     roll = ROLL_INDEX[tuple(sorted(dice))]
     chance: dict[object, float] = {}
     for c in np.flatnonzero(boxes[:, roll] > -np.inf):
