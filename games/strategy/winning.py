@@ -37,7 +37,7 @@ from .dice import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
 from .outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
 from .ruletables import CATEGORIES
 from .scoredist import final_score_distribution
-from .solver import TurnValues, best_keep, keep_values
+from .solver import TurnValues, Workspace, best_keep, keep_values
 
 HORIZON = 4  # the most rounds solved to win (the last ones); before, play for expected score
 ALWAYS_SOLVED = 3  # rounds solved to win whatever the work
@@ -83,6 +83,10 @@ class _Plan:
         self.utility = utility
         self.known: dict[State, np.ndarray] = {}
         self.outcomes: dict[State, BoxOutcomes] = {}
+        #: per state, per legal box: its rolls, the next states they lead to, which of them
+        #: each roll leads to (found by the first pass, read again by the second)
+        self.endings: dict[State, list[tuple[int, np.ndarray, list[State], np.ndarray]]] = {}
+        self._scratch = Workspace()  # the lattice's buffers, shared by every state's turn
         self.reach = self._reach(root)
 
     @property
@@ -101,14 +105,18 @@ class _Plan:
                 if state[0] == FULL:
                     continue
                 out = self.outcomes[state] = box_outcomes(self.trans, state)
-                for c in np.flatnonzero(out.legal.any(axis=1)):
+                endings = self.endings[state] = []
+                for c in np.flatnonzero(out.legal.any(axis=1)).tolist():
                     rolls = np.flatnonzero(out.legal[c])
                     code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
                     m = int(out.next_mask[c])
-                    for k in np.unique(code):
-                        after = (m, int(k) // 2, int(k) % 2)
-                        most = reach[state] + int(out.gain[c, rolls[code == k]].max())
-                        following[after] = max(following.get(after, 0), most)
+                    codes, row = np.unique(code, return_inverse=True)
+                    nexts = [(m, k // 2, k % 2) for k in codes.tolist()]
+                    endings.append((c, rolls, nexts, row))
+                    most = np.full(len(nexts), -1, dtype=np.int64)
+                    np.maximum.at(most, row, out.gain[c, rolls])
+                    for after, gained in zip(nexts, most.tolist(), strict=True):
+                        following[after] = max(following.get(after, 0), reach[state] + gained)
             reach.update(following)
             layer = list(following)
         return reach
@@ -136,12 +144,8 @@ class _Plan:
         rolls_count = out.gain.shape[1]
         final = np.full((rolls_count, width), -np.inf)
         boxes = np.full((len(CATEGORIES), rolls_count, width), -np.inf) if per_box else None
-        for c in np.flatnonzero(out.legal.any(axis=1)):
-            rolls = np.flatnonzero(out.legal[c])
-            code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
-            nexts, row = np.unique(code, return_inverse=True)
-            m = int(out.next_mask[c])
-            found = [self.value((m, int(k) // 2, int(k) % 2)) for k in nexts]
+        for c, rolls, nexts, row in self.endings[state]:
+            found = [self.value(after) for after in nexts]
             rows = np.zeros((len(found), max(len(v) for v in found)))
             for i, v in enumerate(found):  # padding is never read: no roll reaches past a row
                 rows[i, : len(v)] = v
@@ -149,10 +153,12 @@ class _Plan:
             final[rolls] = np.maximum(final[rolls], chance)
             if boxes is not None:
                 boxes[c, rolls] = chance
-        keeps1 = keep_values(final)
-        rolls1 = best_keep(keeps1)
-        keeps2 = keep_values(rolls1)
-        rolls2 = best_keep(keeps2)
+        # every state this one leads to was solved above: the scratch buffers are free
+        scratch = self._scratch
+        keeps1 = keep_values(final, scratch, "1")
+        rolls1 = best_keep(keeps1, scratch, "1")
+        keeps2 = keep_values(rolls1, scratch, "2")
+        rolls2 = best_keep(keeps2, scratch, "2")
         start = ROLL_PROBABILITY @ rolls2
         return boxes, TurnValues({1: keeps1, 2: keeps2}, {0: final, 1: rolls1, 2: rolls2}, start)
 
