@@ -72,12 +72,18 @@ class BotLevel(models.TextChoices):
             "beginner": (20.0, 1.0),
         }[self.value]
 
-    @property
-    def seat_name(self) -> str:
-        """The name a seat of this level is stored under: the same whoever added it (the
-        label itself is in the reader's language)."""
+    def seat_name(self, number: int = 1) -> str:
+        """The name of a seat of this level, the table's ``number``-th (1: no number
+        shown), in the active language: "Coach bot", "Coach bot 2"."""
+        if number > 1:
+            return gettext("%(level)s bot %(number)d") % {"level": self.label, "number": number}
+        return gettext("%(level)s bot") % {"level": self.label}
+
+    def stored_name(self, number: int = 1) -> str:
+        """The name a seat of this level is stored under (in English, whoever added it):
+        what the table's data and its English readers see. Pages name it per reader."""
         with translation.override("en"):
-            return str(self.label)
+            return self.seat_name(number)
 
     @property
     def description(self) -> str:

@@ -22,6 +22,7 @@ import asyncio
 import json
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
@@ -39,6 +40,9 @@ from .presence_pushes import pushes
 from .selectors import PresenceView
 from .snapshots import Snapshot
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 logger = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_GAME = 4404
@@ -46,6 +50,11 @@ CLOSE_TOO_MANY_MESSAGES = 4429
 CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be reloaded
 REORDER_WAIT_SECONDS = 1.0
 NO_GAME = gettext_lazy("There is no game with that link.")
+# Close reasons, in the socket's language. The page itself says what a close code means
+# (static/js/game.js); a reason reaches only a browser's developer tools, or none (daphne
+# drops it).
+TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
+TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
 
 
 def is_game_code(code: str) -> bool:
@@ -146,14 +155,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.last_message = time.monotonic()
         if not is_game_code(self.code):
             await self.accept()
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
-        self.admitted, refusal = socket_limits.admit(self.scope, self.code)
+        with translation.override(self.language):
+            self.admitted, refusal = socket_limits.admit(self.scope, self.code)
+            notice = _notice(refusal) if refusal is not None else ""
         if refusal is not None:
             await self.accept()
-            await self.send(text_data=_notice(refusal))
-            # The reason is for logs (at most 123 bytes); the notice is for the visitor.
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason="Too many open pages.")
+            await self.send(text_data=notice)
+            # The notice is for the visitor; the reason (at most 123 bytes) for the tools.
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason=self.said(TOO_MANY_PAGES))
             return
 
         # Join the room before reading its state, so that no version committed in between
@@ -165,10 +176,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if snapshot is None:
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason=str(NO_GAME))
+            await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
         jobs.ensure_running()
         await self.push_full(snapshot)  # and so records the page's presence
+
+    def said(self, sentence: StrOrPromise) -> str:
+        """``sentence`` in this socket's language."""
+        with translation.override(self.language):
+            return str(sentence)
 
     async def disconnect(self, code: int) -> None:
         self.gone = True
@@ -196,7 +212,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.allowance = min(burst, self.allowance + (now - self.last_message) * rate)
         self.last_message = now
         if self.allowance < 1:
-            await self.close(code=CLOSE_TOO_MANY_MESSAGES, reason="Too many messages.")
+            await self.close(code=CLOSE_TOO_MANY_MESSAGES, reason=self.said(TOO_MANY_MESSAGES))
             return
         self.allowance -= 1
         try:

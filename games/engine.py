@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from .rules import (
     DICE_COUNT,
+    Breach,
     Category,
     IllegalMove,
     Rules,
@@ -30,6 +31,8 @@ MAX_SEATS = 8
 NO_HOLDS = (False,) * DICE_COUNT
 # What a game stores of the table beside its players' cards (see ``GameState.to_dict``).
 TABLE_KEYS = ("rolloff", "starter", "turn_number", "dice", "held", "rolls_left")
+NO_ROLLS_LEFT = "No rolls left this turn: choose a box to score."
+FIVE_HOLDS = "Choose which of the five dice to keep."
 
 
 class DiceSource(Protocol):
@@ -215,9 +218,9 @@ def start(seat_count: int, rules: Rules, rng: DiceSource) -> GameState:
 
 def _check_turn(state: GameState, seat: int) -> None:
     if state.is_finished:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove("The game is over.", Breach.GAME_OVER)
     if seat != state.current_seat:
-        raise IllegalMove("It is not your turn.")
+        raise IllegalMove("It is not your turn.", Breach.NOT_YOUR_TURN)
 
 
 def apply(state: GameState, action: Action, rng: DiceSource | None = None) -> GameState:
@@ -225,7 +228,7 @@ def apply(state: GameState, action: Action, rng: DiceSource | None = None) -> Ga
     _check_turn(state, action.seat)
     if isinstance(action, Roll):
         if state.rolls_left == 0:
-            raise IllegalMove("No rolls left this turn: choose a box to score.")
+            raise IllegalMove(NO_ROLLS_LEFT, Breach.NO_ROLLS_LEFT)
         if rng is None:
             raise ValueError("Rolling needs a source of randomness.")
         old = state.dice or (0,) * DICE_COUNT
@@ -233,19 +236,19 @@ def apply(state: GameState, action: Action, rng: DiceSource | None = None) -> Ga
         return replace(state, dice=dice, rolls_left=state.rolls_left - 1)
     if isinstance(action, Keep):
         if state.dice is None:
-            raise IllegalMove("Roll the dice before keeping any.")
+            raise IllegalMove("Roll the dice before keeping any.", Breach.KEEP_BEFORE_ROLL)
         if state.rolls_left == 0:
-            raise IllegalMove("No rolls left this turn: choose a box to score.")
+            raise IllegalMove(NO_ROLLS_LEFT, Breach.NO_ROLLS_LEFT)
         try:
             held = tuple(action.held)
         except TypeError:
-            raise IllegalMove("Choose which of the five dice to keep.") from None
+            raise IllegalMove(FIVE_HOLDS, Breach.NOT_FIVE_HOLDS) from None
         if len(held) != DICE_COUNT or not all(isinstance(h, bool) for h in held):
-            raise IllegalMove("Choose which of the five dice to keep.")
+            raise IllegalMove(FIVE_HOLDS, Breach.NOT_FIVE_HOLDS)
         return replace(state, held=held)
     if isinstance(action, Score):
         if state.dice is None:
-            raise IllegalMove("Roll the dice before choosing a box.")
+            raise IllegalMove("Roll the dice before choosing a box.", Breach.SCORE_BEFORE_ROLL)
         seat = action.seat
         card = state.cards[seat].score(action.category, parse_dice(state.dice))
         cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from .engine import MAX_SEATS
 from .models import BotLevel, Pace
 from .rules import Category
-from .selectors.words import BOX_NAMES
+from .words import BOX_NAMES
 
 
 def _players_label(count: int) -> str:
@@ -34,24 +34,23 @@ class GameCreateForm(forms.Form):
     coach_hints = forms.ChoiceField(
         label=_("Coach hints"),
         choices=[
-            ("auto", _("Automatic: on when you play alone or only against the computer")),
+            ("auto", _("Automatic")),
             ("on", _("On for everyone")),
             ("off", _("Off")),
         ],
         initial="auto",
         required=False,
+        widget=forms.Select(attrs={"aria-describedby": "coach-hints-help"}),
     )
 
     pace = forms.ChoiceField(
         label=gettext_lazy("Pace"),
         choices=[
-            (
-                "",
-                gettext_lazy("Automatic: live for two or more players, untimed when playing alone"),
-            ),
+            ("", gettext_lazy("Automatic")),
             *list(Pace.choices),
         ],
         required=False,
+        widget=forms.Select(attrs={"aria-describedby": "pace-help"}),
         error_messages={
             "invalid_choice": gettext_lazy("Choose blitz, live, relaxed, daily or untimed.")
         },

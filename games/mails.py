@@ -1,8 +1,8 @@
 """E-mails of daily games: "your turn", and a reminder when an hour is left.
 
 Sent with Django's e-mail framework (the console backend unless SMTP is configured, see
-the README); written as templates, in the language of the site. Sent by the process's
-background work (games/jobs.py), never on a request.
+the README); written as templates, in the language the player chose for their account
+(else English). Sent by the process's background work (games/jobs.py), never on a request.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from .models import Seat
+from .profiles import Profile
 from .snapshots import Snapshot
 
 
@@ -26,6 +28,18 @@ def _send(snapshot: Snapshot, seat: Seat, template: str) -> bool:
     address = email.first()
     if not address:
         return False
+    with translation.override(_language_of(seat.user_id)):
+        return _send_to(snapshot, seat, template, address)
+
+
+def _language_of(user_id: int) -> str:
+    """The language the account chose (English if it never did): no request to read a
+    browser's language from here."""
+    chosen = Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return chosen or settings.LANGUAGE_CODE
+
+
+def _send_to(snapshot: Snapshot, seat: Seat, template: str, address: str) -> bool:
     game = snapshot.game
     context = {
         "name": seat.name,

@@ -199,6 +199,10 @@ class Seat(models.Model):
     )
     guest = models.CharField(max_length=64, blank=True)  # the guest's (or bot's) token
     bot = models.CharField(max_length=10, choices=BotLevel, blank=True)
+    # A computer player's place among the table's computer players of its level (1, 2...):
+    # with ``bot``, all its name says, so every reader sees it named in their own language.
+    bot_number = models.PositiveSmallIntegerField(default=0)
+    # A person's display name; a computer player's English name (see ``display_name``).
     name = models.CharField(max_length=40)
     scorecard = models.JSONField(default=dict)
     total = models.PositiveIntegerField(default=0)
@@ -234,6 +238,14 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def display_name(self) -> str:
+        """The name a reader sees: a person's own, a computer player's in the active
+        language ("Coach bot 2", "కోచ్ బాట్ 2")."""
+        if not self.bot:
+            return self.name
+        return BotLevel(self.bot).seat_name(self.bot_number)
 
     @property
     def coach_plays(self) -> bool:

@@ -59,7 +59,7 @@ def game_series(request: HttpRequest, code: str) -> HttpResponse:
     """The score pad of the series this game belongs to."""
     series = selectors.series_view(_game_or_404(code))
     if series is None:
-        raise Http404("This game is not part of a series.")
+        raise Http404(gettext("This game is not part of a series."))
     return render(request, "games/series.html", {"s": series})
 
 

@@ -33,11 +33,9 @@ def _viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
         assert snapshot.state is not None
-        if seat is None:
-            return "playing:watching"
-        # A seated player's board offers leaving, "I'm back" and handing a turn to the coach.
-        role = "on-turn" if seat == snapshot.state.current_seat else "seated"
-        return f"playing:{role}:{snapshot.seats[seat].status}"
+        # Everyone not on turn, seated or watching, sees one board: what only a seated or an
+        # away player may press is shown to them by CSS keyed on their seat marker (#me).
+        return "playing:on-turn" if seat == snapshot.state.current_seat else "playing:others"
     if game.status == Game.Status.FINISHED:
         return f"finished:{'seated' if seat is not None else 'watching'}"
     # In the lobby a guest's board offers their own name to sit down with.
@@ -58,17 +56,6 @@ def _everyday_viewers(snapshot: Snapshot) -> list[Player]:
         on_turn = seats[snapshot.state.current_seat]
         if not on_turn.bot:
             viewers.append(_owner(on_turn))
-        # The players waiting for their turn (their board offers leaving): one of them.
-        waiting = next(
-            (
-                s
-                for s in seats
-                if s is not on_turn and not s.bot and s.status == Seat.Status.PLAYING
-            ),
-            None,
-        )
-        if waiting is not None:
-            viewers.append(_owner(waiting))
     elif game.status == Game.Status.FINISHED and seats:
         viewers.append(_owner(seats[0]))
     else:
@@ -102,14 +89,16 @@ def live_board(snapshot: Snapshot, viewer: Player) -> str:
     return html
 
 
-@caches.memoize("seat markers by position", maxsize=16, key_extra=get_language)
-def _marker(position: int | None) -> str:
-    return render_to_string("games/room.html#me", {"position": position})
+@caches.memoize("seat markers by position and status", maxsize=64, key_extra=get_language)
+def _marker(position: int | None, status: str) -> str:
+    return render_to_string("games/room.html#me", {"position": position, "status": status})
 
 
 def seat_marker(snapshot: Snapshot, viewer: Player) -> str:
-    """The one viewer-specific element: which seat (if any) is this viewer's."""
-    return _marker(next((s.position for s in snapshot.seats if viewer.owns(s)), None))
+    """The one viewer-specific element: which seat (if any) is this viewer's, and whether
+    they play it, are away from it, or have left it."""
+    seat = next((s for s in snapshot.seats if viewer.owns(s)), None)
+    return _marker(None, "") if seat is None else _marker(seat.position, seat.status)
 
 
 def remember(snapshot: Snapshot) -> None:

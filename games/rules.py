@@ -37,8 +37,26 @@ YAHTZEE_POINTS = 50
 Dice = tuple[int, int, int, int, int]
 
 
+class Breach(Enum):
+    """Which rule a refused move breaks: for a caller that words the refusal in its own
+    language (the sentences here are English)."""
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NO_ROLLS_LEFT = "no_rolls_left"
+    KEEP_BEFORE_ROLL = "keep_before_roll"
+    SCORE_BEFORE_ROLL = "score_before_roll"
+    NOT_FIVE_HOLDS = "not_five_holds"
+    BOX_REFUSES = "box_refuses"  # the box is filled, or the Joker or upper-first rule says no
+
+
 class IllegalMove(ValueError):
-    """A move the rules do not allow; ``str(error)`` is a sentence a player can read."""
+    """A move the rules do not allow; ``str(error)`` is a sentence a player can read (in
+    English), ``breach`` the rule it breaks, when it is one a player can meet."""
+
+    def __init__(self, message: str, breach: Breach | None = None) -> None:
+        super().__init__(message)
+        self.breach = breach
 
 
 class Category(Enum):
@@ -243,7 +261,7 @@ class Scorecard:
         dice = parse_dice(dice)
         allowed = options(self, dice)
         if category not in allowed:
-            raise IllegalMove(refusal(self, dice, category))
+            raise IllegalMove(str(refusal(self, dice, category)), Breach.BOX_REFUSES)
         bonus = self.is_extra_yahtzee(dice) and self[Category.YAHTZEE] == YAHTZEE_POINTS
         boxes = list(self.boxes)
         boxes[_INDEX[category]] = allowed[category]

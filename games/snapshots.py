@@ -58,6 +58,7 @@ SEAT_WIRE_FIELDS = (
     "user_id",
     "guest",
     "bot",
+    "bot_number",
     "name",
     "scorecard",
     "total",

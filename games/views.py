@@ -87,7 +87,7 @@ def _remember_guest(request: HttpRequest, name: str) -> Player:
 def _form_error(form: django_forms.Form) -> str:
     for errors in form.errors.values():
         return str(errors[0])
-    return "That form was not filled in correctly."
+    return gettext("That form was not filled in correctly.")
 
 
 @require_GET

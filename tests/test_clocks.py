@@ -6,6 +6,7 @@ Time is a :class:`~tests.conftest.FrozenClock` moved by hand; nothing here sleep
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from games.models import Connection, Game, LiveServer, Move, Seat
 from games.rules import Category
 from games.services import GameError, NotAllowed, StaleAction
 from tests.conftest import HTMX, snapshot, version_of
+from tests.test_shared_boards import board_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -156,7 +158,8 @@ def test_an_away_player_is_back_with_the_button(blitz, ann, frozen_clock, alice_
 
     assert response.status_code == 200
     assert seat_of(blitz, 0).status == "playing"
-    assert "I’m back" not in response.content.decode()
+    # Her page says she plays her seat again: the way back is hidden from her now.
+    assert 'id="me" data-seat="0" data-status="playing"' in response.content.decode()
 
 
 def test_an_away_player_is_back_by_playing(blitz, ann, ben, frozen_clock, settings, take_turn):
@@ -174,17 +177,27 @@ def test_an_away_player_is_back_by_playing(blitz, ann, ben, frozen_clock, settin
     assert blitz.turn_deadline == frozen_clock.now() + timedelta(seconds=30)
 
 
-def test_the_away_page_offers_the_way_back(blitz, frozen_clock, alice_client, bob_client):
+def test_the_away_page_offers_the_way_back(blitz, frozen_clock, alice_client, bob_client, client):
     frozen_clock.advance(seconds=31)
     jobs.sweep()
 
     mine = alice_client.get(f"/g/{blitz.code}/").content.decode()
     theirs = bob_client.get(f"/g/{blitz.code}/").content.decode()
+    watching = client.get(f"/g/{blitz.code}/").content.decode()
 
-    assert "You are away: the coach plays your turns until you are back." in mine
-    assert "I’m back" in mine
-    assert "alice is away; the coach plays their turns." in theirs
-    assert "I’m back" not in theirs
+    # One board for everyone not on turn; each page's seat marker says whose it is, and the
+    # site's CSS shows "you are away" and "I'm back" to the away player alone (the browser
+    # scenario in tests/browser/test_blitz_table.py looks at what each person sees).
+    assert board_of(mine) == board_of(watching)
+    assert 'id="me" data-seat="0" data-status="away"' in mine
+    assert 'id="me" data-seat="1" data-status="playing"' in theirs
+    board = board_of(theirs)  # bob is on turn: his board is his own, and says the same
+    assert (
+        '<span class="about-you">You are away: the coach plays your turns until you are back.'
+        in board
+    )
+    assert '<span class="about-them">alice is away; the coach plays their turns.' in board
+    assert re.search(r'class="button primary when-away"[^>]*>I’m back<', board)
 
 
 # -- exactly once ------------------------------------------------------------------------------
@@ -340,13 +353,18 @@ def test_a_player_who_left_cannot_play_or_come_back(make_game, ann, ben, frozen_
     assert snapshot(game) == before
 
 
-def test_the_leave_button_asks_for_confirmation(blitz, alice_client, client):
-    page = alice_client.get(f"/g/{blitz.code}/").content.decode()
+def test_the_leave_button_asks_for_confirmation(blitz, bob_client, client):
+    page = bob_client.get(f"/g/{blitz.code}/").content.decode()
     watching = client.get(f"/g/{blitz.code}/").content.decode()
 
-    assert "<summary>Leave this game</summary>" in page
+    # Players and spectators share the board; only a seated player's page shows the offer.
+    assert board_of(page) == board_of(watching)
+    assert re.search(
+        r'<details class="leave-confirm panel when-seated">\s*<summary>Leave this game</summary>',
+        page,
+    )
     assert "Yes, leave the game" in page
-    assert "Leave this game" not in watching
+    assert 'data-status="playing"' in page and 'id="me" data-seat="" data-status=""' in watching
 
 
 # -- takeover on untimed tables ---------------------------------------------------------------
@@ -458,6 +476,31 @@ def test_a_daily_turn_is_mailed_once_and_reminded_once_an_hour_before(
     jobs.sweep()
     assert seat_of(game, 0).status == "away"  # and Bob, without an address, gets no mail
     assert len(mail.outbox) == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "body"),
+    [
+        ("te", "యాట్జీ", "రోజువారీ"),
+        ("uz", "Yahtzee", "kunlik"),
+    ],
+)
+def test_a_daily_turn_is_mailed_in_the_language_the_account_chose(
+    make_game, alice, ann, ben, frozen_clock, coach_advisor, language, subject, body
+):
+    from games.profiles import Profile
+
+    alice.email = "alice@example.com"
+    alice.save()
+    Profile.objects.create(user=alice, language=language)
+    make_game(ann, ben, start=True, pace="daily")
+
+    jobs.sweep()
+
+    (message,) = mail.outbox
+    assert "Your turn" not in message.subject and subject in message.subject
+    assert "daily game" not in message.body and body in message.body.lower()
+    assert "Hello" not in message.body
 
 
 def test_a_guest_or_a_player_without_an_address_gets_no_mail(

@@ -4,6 +4,7 @@ Accept-Language, else English; and the pages read in Telugu and Uzbek carry no E
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -445,6 +446,9 @@ async def test_two_pages_in_two_languages_each_receive_their_own_language():
         pushed_te, pushed_uz = await next_board(telugu), await next_board(uzbek)
         assert "బిగినర్" in pushed_te and "Yangi boshlovchi" in pushed_uz
         assert "Yangi boshlovchi" not in pushed_te and "బిగినర్" not in pushed_uz
+        # The seated computer player is named in each page's language too.
+        assert "క్యాజువల్ బాట్" in pushed_te and "Havaskor bot" in pushed_uz
+        assert "Casual bot" not in pushed_te and "Casual bot" not in pushed_uz
     finally:
         await telugu.disconnect()
         await uzbek.disconnect()
@@ -501,3 +505,129 @@ def test_the_history_writes_dates_the_readers_way(
 
     assert written in page
     assert "p.m." not in page
+
+
+# -- computer players, named in each reader's language --------------------------------------
+
+
+def add_bots(game, host, *levels):
+    from games import services
+
+    for level in levels:
+        game.refresh_from_db()
+        services.game_add_bot(code=game.code, player=host, version=game.version, level=level)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "second"),
+    [("te", "క్యాజువల్ బాట్", "క్యాజువల్ బాట్ 2"), ("uz", "Havaskor bot", "Havaskor bot 2")],
+)
+def test_computer_players_are_named_in_the_readers_language(
+    alice_client, make_game, ann, language, first, second
+):
+    from games.models import BotLevel
+
+    game = add_bots(make_game(ann, seats=3), ann, BotLevel.CASUAL, BotLevel.CASUAL)
+
+    response = alice_client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+
+    page = what_a_person_reads(response)
+    assert first in page and second in page
+    assert "Casual bot" not in page
+    assert english_left(response, language) == []
+    # Stored once, in English, whoever reads it.
+    assert list(game.seats.values_list("name", "bot_number")) == [
+        ("alice", 0),
+        ("Casual bot", 1),
+        ("Casual bot 2", 2),
+    ]
+
+
+@pytest.mark.parametrize(("language", "name"), [("te", "కోచ్ బాట్"), ("uz", "Murabbiy bot")])
+def test_a_game_with_a_computer_player_names_it_in_the_readers_language(
+    alice_client, make_game, ann, language, name
+):
+    from games import services
+    from games.models import BotLevel
+
+    game = add_bots(make_game(ann, seats=2), ann, BotLevel.COACH)
+    services.game_start(code=game.code, player=ann, version=game.version)
+
+    response = alice_client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 200
+    assert name in what_a_person_reads(response)
+    assert "Coach bot" not in what_a_person_reads(response)
+    assert english_left(response, language) == []
+
+
+def test_a_guest_cannot_sit_down_under_a_computer_players_name_in_any_language(make_game, ann):
+    from games import services
+    from games.models import BotLevel
+    from games.services import GameError
+    from tests.conftest import guest_player
+
+    game = add_bots(make_game(ann, seats=3), ann, BotLevel.CASUAL)
+
+    with pytest.raises(GameError, match="already called"):
+        services.game_join(
+            code=game.code, player=guest_player("havaskor BOT"), version=game.version
+        )
+
+
+def test_a_computer_player_takes_a_number_when_a_person_carries_its_name_in_any_language(
+    make_game, ann
+):
+    from games import services
+    from games.models import BotLevel
+    from tests.conftest import guest_player
+
+    game = make_game(ann, seats=3)
+    services.game_join(code=game.code, player=guest_player("క్యాజువల్ బాట్"), version=game.version)
+    game = add_bots(game, ann, BotLevel.CASUAL)
+
+    bot = game.seats.get(bot="casual")
+    assert (bot.name, bot.bot_number) == ("Casual bot 2", 2)
+    with translation.override("te"):
+        assert bot.display_name == "క్యాజువల్ బాట్ 2"
+
+
+def test_the_presence_names_computer_players_in_each_pages_language(make_game, ann):
+    from games import selectors
+    from games.consumers import render_presence
+    from games.models import BotLevel
+
+    game = add_bots(make_game(ann, seats=2), ann, BotLevel.BEGINNER)
+    wire = selectors.presence_view(game.code).to_wire()  # one push for every page
+    presence = selectors.PresenceView.from_wire(json.loads(json.dumps(wire)))
+
+    with translation.override("te"):
+        telugu = render_presence(presence)
+    with translation.override("uz"):
+        uzbek = render_presence(presence)
+
+    assert "బిగినర్ బాట్" in telugu and "Beginner bot" not in telugu
+    assert "Yangi boshlovchi bot" in uzbek and "Beginner bot" not in uzbek
+    assert presence.seats[0] == ("alice", False)
+
+
+def test_computer_players_seated_before_take_the_number_their_name_ends_with(make_game, ann):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from games.models import BotLevel, Seat
+
+    game = add_bots(make_game(ann, seats=3), ann, BotLevel.COACH, BotLevel.COACH)
+    Seat.objects.filter(game=game).update(bot_number=0)  # as every row stood before
+    migration = import_module("games.migrations.0013_computer_player_named_per_reader")
+
+    migration.number_the_computer_players(apps, None)
+
+    assert list(game.seats.values_list("name", "bot_number")) == [
+        ("alice", 0),
+        ("Coach bot", 1),
+        ("Coach bot 2", 2),
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import player_of
-from .test_languages import english_left
+from .test_languages import english_left, what_a_person_reads
 
 LANGUAGES = ["te", "uz"]
 
@@ -66,3 +66,54 @@ def test_a_finished_game_speaks_the_readers_language(
 
     assert response.status_code == 200
     assert english_left(response, language) == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_other_pages_of_a_game_with_a_computer_player_speak_the_readers_language(
+    alice, make_client, dice, coach_advisor, language
+):
+    from games import services
+    from games.models import BotLevel
+    from tests.test_coach import add_bot, play_game_as
+
+    game = services.game_create(player=player_of(alice), seat_count=2)
+    add_bot(game, player_of(alice), BotLevel.BEGINNER)
+    play_game_as(player_of(alice), game)
+    browser = make_client(alice)
+
+    for address, status in [
+        (game.get_absolute_url(), 200),
+        (f"/g/{game.code}/replay/", 200),
+        (f"/g/{game.code}/verify/", 200),
+        ("/leaderboard/", 200),
+        ("/practice/", 200),
+        ("/accounts/", 200),
+        ("/u/alice/", 200),
+        (f"/g/{game.code}/series/", 404),
+    ]:
+        response = browser.get(address, HTTP_ACCEPT_LANGUAGE=language)
+
+        assert response.status_code == status, address
+        assert english_left(response, language) == [], address
+        assert "Beginner bot" not in response.content.decode(), address
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_coachs_hints_and_the_last_score_name_boxes_in_the_readers_language(
+    alice_client, make_game, ann, take_turn, loaded_dice, coach_advisor, language
+):
+    from games import services
+    from tests.conftest import version_of
+
+    game = make_game(ann, seats=1, start=True)  # alone: the coach's hints are on
+    take_turn(game, ann, "12346", "chance")
+    loaded_dice.load("11234")
+    services.turn_roll(code=game.code, player=ann, version=version_of(game))
+
+    response = alice_client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+
+    page = response.content.decode()
+    assert 'class="last-move"' in page and "coach" in page
+    assert english_left(response, language) == []
+    assert "Chance" not in what_a_person_reads(response)

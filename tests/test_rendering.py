@@ -69,3 +69,24 @@ def test_every_board_of_a_game_matches_a_fresh_render(
     assert 'class="open preview"' in boards
     assert "more for the bonus" in boards
     assert "Final ranking" in boards
+
+
+def test_fragments_read_in_one_language_stay_findable_when_others_push_them_out(make_game, ann):
+    """A busy server renders a timed table in Telugu, then so many fragments in English that
+    the Telugu ones are pushed out of the memo: nothing breaks, and both read right."""
+    from django.utils import translation
+
+    from games import selectors
+    from games.templatetags import room
+
+    game = make_game(ann, seats=1, start=True, pace="live")
+    snapshot = Snapshot.load(game.code)
+    with translation.override("te"):
+        telugu = rendering.live_board(snapshot, ann)
+    for n in range(1100):  # more than the fragments' memo holds
+        room.fragment("turn_banner", your_turn=False, player=f"P{n}", round=1, rounds=13)
+    caches.clear_all()
+    english = rendering.live_board(snapshot, ann)
+    with translation.override("te"):
+        assert rendering.live_board(snapshot, ann) == telugu
+    assert str(selectors.snapshot_view(snapshot, ann).pace_label) in english

@@ -392,3 +392,73 @@ async def test_no_limit_when_the_setting_is_zero(settings):
         await receive_board(page)
     for page in pages:
         await page.disconnect()
+
+
+# -- refusals in the page's language ------------------------------------------------------------
+
+
+def in_language(language: str, sentence: str) -> str:
+    from django.utils import translation
+
+    with translation.override(language):
+        said = translation.gettext(sentence)
+    assert said != sentence, f"{sentence!r} has no {language} translation"
+    return said
+
+
+async def open_page_reading(code: str, language: str) -> WebsocketCommunicator:
+    headers = [*HEADERS, (b"accept-language", language.encode())]
+    comm = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=headers)
+    comm.scope["client"] = ["203.0.113.7", 50000]
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+@pytest.mark.parametrize("language", ["te", "uz"])
+async def test_a_page_over_the_limit_is_told_why_in_its_language(settings, language):
+    settings.WS_MAX_SOCKETS_PER_CLIENT = 1
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    first = await open_page(game.code)
+    await receive_board(first)
+
+    extra = await open_page_reading(game.code, language)
+    notice = await extra.receive_from(timeout=3)
+    closed = await extra.receive_output(timeout=3)
+
+    why = "You have too many pages of this site open. Close some of them, then reload this one."
+    assert in_language(language, why) in notice and "too many pages" not in notice
+    assert closed["code"] == CLOSE_TOO_MANY_SOCKETS
+    assert closed["reason"] == in_language(language, "Too many open pages.")
+    await extra.wait(timeout=3)
+    await first.disconnect()
+
+
+@pytest.mark.parametrize("language", ["te", "uz"])
+async def test_a_link_to_no_game_is_closed_with_a_reason_in_the_pages_language(language):
+    comm = await open_page_reading("ABCDEFGHJK", language)
+
+    closed = await comm.receive_output(timeout=3)
+
+    assert closed["code"] == CLOSE_UNKNOWN_GAME
+    assert closed["reason"] == in_language(language, "There is no game with that link.")
+    await comm.wait(timeout=3)
+
+
+async def test_a_flooding_page_is_closed_with_a_reason_in_its_language(settings):
+    settings.WS_MESSAGES_PER_SECOND = 1
+    settings.WS_MESSAGE_BURST = 3
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    comm = await open_page_reading(game.code, "uz")
+    await receive_board(comm)
+    for _ in range(6):
+        await comm.send_to(text_data="{}")
+    while (output := await comm.receive_output(timeout=3))["type"] != "websocket.close":
+        if output["type"] == "websocket.send" and 'id="flash"' in output.get("text", ""):
+            assert "buttons on the page" not in output["text"]
+
+    assert output["reason"] == in_language("uz", "Too many messages.")
+    await comm.wait(timeout=3)
+    assert await open_pages() == 0

@@ -11,10 +11,11 @@
 * :mod:`.presence`: who has the page open;
 * :mod:`.tables`: lists of tables and a game's public state;
 * :mod:`.accounts`: the language an account chose;
-* :mod:`.words`: the boxes' names in the reader's language;
+* ``games/words.py`` (re-exported here): the boxes' names in the reader's language;
 * :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
 """
 
+from ..words import BOX_NAMES, box_name
 from .accounts import account_language
 from .board import (
     GameView,
@@ -49,7 +50,6 @@ from .tables import (
     your_turn_games,
 )
 from .viewmodel import DieView, ViewModel, plain_dice
-from .words import BOX_NAMES, box_name
 
 __all__ = [
     "BOX_NAMES",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TypeVar
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -18,16 +18,16 @@ from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from ..snapshots import Snapshot
+from ..words import joker_words, refusal_words
 from .announcements import announcement
 from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
 from .viewmodel import DieView, ViewModel
-from .words import joker_words, refusal_words
 
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass
@@ -121,13 +121,22 @@ class GameView(ViewModel):
 
     @cached_property
     def rows(self) -> list[RowView]:
+        if self.hints is not None:  # the player on turn's own boxes carry the coach's word
+            return self._rows()
+        return _per_version(scorecard_rows, (get_language(), self.code, self.version), self._rows)
+
+    def _rows(self) -> list[RowView]:
         return [
-            RowView(c.value, c.label, tuple(s.boxes[c] for s in self.seats), str(SHORT_LABELS[c]))
-            for c in CATEGORIES
+            RowView(c.value, label, tuple(s.boxes[c] for s in self.seats), short)
+            for c, label, short in _row_labels(get_language())
         ]
 
     @cached_property
     def columns(self) -> tuple[ColumnView, ...]:
+        key = (get_language(), self.code, self.version)  # a computer player's name is translated
+        return _per_version(scorecard_columns, key, self._columns)
+
+    def _columns(self) -> tuple[ColumnView, ...]:
         return tuple(
             ColumnView(
                 s.position,
@@ -175,31 +184,59 @@ class GameView(ViewModel):
         return any(die.held for die in self.dice)
 
     @property
-    def pace_label(self) -> StrOrPromise:
-        return Pace(self.pace).label
+    def pace_label(self) -> str:
+        return str(Pace(self.pace).label)
+
+    @property
+    def deadline_iso(self) -> str:
+        """When the turn's clock runs out, for the page's countdown (ISO 8601)."""
+        return self.turn_deadline.isoformat() if self.turn_deadline else ""
+
+    @property
+    def deadline_utc(self) -> str:
+        """The same moment as a reader without JavaScript sees it: ``22:59:10`` (UTC)."""
+        return self.turn_deadline.astimezone(UTC).strftime("%H:%M:%S") if self.turn_deadline else ""
 
     @property
     def in_play(self) -> bool:
         return self.status == Game.Status.PLAYING
 
     @property
-    def can_leave(self) -> bool:
-        return self.in_play and self.you is not None and not self.you.has_left
-
-    @property
-    def can_take_over(self) -> bool:
-        """A seated player may hand a silent player's turn to the coach (untimed tables)."""
+    def takeover_offered(self) -> bool:
+        """Whether the seated players not on turn may hand the turn in play to the coach (an
+        untimed table, its player on turn present and a person): the same for all of them,
+        so their shared board carries it and CSS shows it to seated players only."""
         on_turn = self.current
-        if on_turn is None:
+        if on_turn is None or not self.in_play or self.your_turn:
             return False
-        untimed = self.can_leave and self.pace == Pace.UNTIMED
         present = on_turn.status == Seat.Status.PLAYING
-        return untimed and present and not (on_turn.is_you or on_turn.bot)
+        return self.pace == Pace.UNTIMED and present and not on_turn.bot
 
     @property
     def absent_seats(self) -> list[SeatView]:
         """The people the coach plays for: away, or left."""
         return [s for s in self.seats if s.status != Seat.Status.PLAYING]
+
+
+# A game's version fixes its scorecard: both boards of a version (the player on turn's and
+# everyone else's) show the same rows and columns, worked out once.
+scorecard_rows: caches.Cache[tuple[str, str, int], list[RowView]] = caches.lru(
+    "scorecard rows by game version and language", maxsize=256
+)
+scorecard_columns: caches.Cache[tuple[str, str, int], tuple[ColumnView, ...]] = caches.lru(
+    "scorecard columns by game version and language", maxsize=256
+)
+
+
+def _per_version(cache: caches.Cache[K, V], key: K, make: Callable[[], V]) -> V:
+    found = cache.get(key)
+    return found if found is not None else cache.setdefault(key, make())
+
+
+@caches.memoize("scorecard row labels by language", maxsize=8)
+def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
+    """Each box with its name and its short name, in ``language`` (the one active)."""
+    return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
 
 
 ACTIONS = (
@@ -271,7 +308,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         views.append(
             SeatView(
                 position=seat.position,
-                name=seat.name,
+                name=seat.display_name,
                 is_guest=seat.user_id is None,
                 is_you=viewer.owns(seat),
                 is_host=Player(seat.name, seat.user_id, seat.guest).hosts(game),
@@ -317,7 +354,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     current = views[current_pos] if current_pos is not None else None
     rolloff = None
     if state:
-        names = {s.position: s.name for s in seats}
+        names = {s.position: s.display_name for s in seats}
         rolloff = RollOffView(
             rounds=tuple(
                 tuple((names[s], d, sum(d), s in r.leaders) for s, d in r.rolls)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..rules import Category
 from ..strategy.advisor import Alternatives, Option, loss_between
+from ..words import box_name
 from .viewmodel import DieView, ViewModel, plain_dice
 
 TOP = 5  # choices shown: the coach's top five
@@ -44,10 +45,8 @@ class ChoiceView(ViewModel):
 
 def choice_words(choice: Category | str | Iterable[int]) -> str:
     """A coach's choice in a player's words: "keep 5 5", or the box's name."""
-    if isinstance(choice, Category):
-        return choice.label
-    if isinstance(choice, str):
-        return Category(choice).label
+    if isinstance(choice, Category | str):
+        return box_name(choice)
     keep = tuple(choice)
     if not keep:
         return _("reroll all five")
@@ -65,7 +64,7 @@ def _view(
     if isinstance(choice, Category | str):
         category = Category(choice)
         return ChoiceView(
-            "box", (), category.label, category.label, expected, loss, place, chosen, win
+            "box", (), box_name(category), box_name(category), expected, loss, place, chosen, win
         )
     keep = tuple(choice)
     return ChoiceView(

@@ -14,6 +14,7 @@ from ..strategy import loaded_advisor
 from ..strategy.advisor import alternatives
 from ..strategy.bots import held_flags
 from ..strategy.winning import plays_to_win, rank_to_win
+from ..words import box_name
 from .choices import TOP, ChoiceView, choice_words, option_views, win_views
 from .viewmodel import ViewModel
 
@@ -58,7 +59,7 @@ def hints_for(game: Game, state: GameState | None) -> Hints | None:
     suggested: tuple[bool, ...] = ()
     keep_cost = None
     if isinstance(best.choice, Category):
-        words = _("score %(box)s now") % {"box": best.choice.label}
+        words = _("score %(box)s now") % {"box": box_name(best.choice)}
     else:
         words = _("%(keep)s and roll") % {"keep": choice_words(best.choice)}
         suggested = held_flags(state.dice, best.choice, state.held)

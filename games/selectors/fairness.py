@@ -64,7 +64,7 @@ class VerifyView:
 
 def verify_view(game: Game) -> VerifyView:
     seats = list(game.seats.order_by("position"))
-    names = {seat.position: seat.name for seat in seats}
+    names = {seat.position: seat.display_name for seat in seats}
     rows: list[RollRow] = []
     moves = cast("list[dict[str, Any]]", moves_json(game)["moves"])  # as moves_json builds it
     for move in moves:
@@ -88,7 +88,7 @@ def verify_view(game: Game) -> VerifyView:
         game=game,
         commitment=game.dice_commitment,
         seed=game.revealed_seed,
-        client_seeds=[(seat.name, seat.client_seed) for seat in seats],
+        client_seeds=[(seat.display_name, seat.client_seed) for seat in seats],
         rows=rows,
     )
 

@@ -13,6 +13,7 @@ from typing import cast
 from django.utils.translation import gettext_lazy as _
 
 from ..rules import Category
+from ..words import box_name
 from .viewmodel import ViewModel
 
 # Box names short enough for a 320 px wide scorecard; the full name stays for screen readers.
@@ -79,7 +80,7 @@ def move_log(
         name = names.get(seat, "") if isinstance(seat, int) else ""
         values = tuple(int(d) for d in str(dice))
         if kind == "score":
-            box = Category(category).label if category else ""
+            box = box_name(Category(category)) if category else ""
             last_score = MoveView(
                 "score", name, values, box=box, points=int(cast("int | None", points) or 0)
             )

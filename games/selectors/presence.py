@@ -7,23 +7,37 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import timezone
 
-from ..models import Connection, LiveServer, Seat
+from ..models import BotLevel, Connection, LiveServer, Seat
 from .viewmodel import ViewModel
 
 
 @dataclass(frozen=True)
 class PresenceView(ViewModel):
-    """Who has the game page open: each seat's player, connected or not, and the watchers."""
+    """Who has the game page open: each seat's player, connected or not, and the watchers.
+    Sent to every page of the room whatever its language: a computer player travels as its
+    level and number, and is named when a page renders it."""
 
-    seats: tuple[tuple[str, bool], ...]  # (name, connected), in seat order
+    # (stored name, computer player's level or "", its number, connected), in seat order
+    places: tuple[tuple[str, str, int, bool], ...]
     watching: int
 
+    @property
+    def seats(self) -> tuple[tuple[str, bool], ...]:
+        """(name in the active language, connected), in seat order."""
+        return tuple(
+            (BotLevel(bot).seat_name(number) if bot else name, connected)
+            for name, bot, number, connected in self.places
+        )
+
     def to_wire(self) -> dict[str, object]:
-        return {"seats": [list(s) for s in self.seats], "watching": self.watching}
+        return {"places": [list(p) for p in self.places], "watching": self.watching}
 
     @classmethod
     def from_wire(cls, data: dict) -> PresenceView:
-        return cls(tuple((name, bool(on)) for name, on in data["seats"]), int(data["watching"]))
+        places = tuple(
+            (str(name), str(bot), int(number), bool(on)) for name, bot, number, on in data["places"]
+        )
+        return cls(places, int(data["watching"]))
 
 
 def presence_view(code: str) -> PresenceView:
@@ -32,10 +46,14 @@ def presence_view(code: str) -> PresenceView:
         alive_since = timezone.now() - LiveServer.stale_after()
         pages = pages.filter(server__last_seen__gte=alive_since)
     open_pages = list(pages.values_list("seat", flat=True))
-    names = (
-        Seat.objects.filter(game__code=code).order_by("position").values_list("position", "name")
+    seats = (
+        Seat.objects.filter(game__code=code)
+        .order_by("position")
+        .values_list("position", "name", "bot", "bot_number")
     )
     return PresenceView(
-        seats=tuple((name, position in open_pages) for position, name in names),
+        places=tuple(
+            (name, bot, number, position in open_pages) for position, name, bot, number in seats
+        ),
         watching=sum(1 for seat in open_pages if seat is None),
     )

@@ -12,6 +12,7 @@ from .. import engine
 from ..engine import GameState, RollOffRound
 from ..models import Game, Move
 from ..rules import Category, IllegalMove, Scorecard
+from ..words import box_name
 from .coach import choice_words
 from .viewmodel import DieView, ViewModel
 
@@ -90,7 +91,7 @@ class ReplayView(ViewModel):
     def rows(self) -> list[tuple[str, list[int | None]]]:
         """The score pad at this moment: each box's label and every seat's value in it."""
         cards = self.step.cards
-        return [(c.label, [card.values[i] for card in cards]) for i, c in enumerate(Category)]
+        return [(box_name(c), [card.values[i] for card in cards]) for i, c in enumerate(Category)]
 
 
 class _Logged:
@@ -136,7 +137,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
     """Every move of ``game`` as a replay step, and the version of each reviewed decision
     by (seat, decision index)."""
     seats = list(game.seats.order_by("position"))
-    names = {seat.position: seat.name for seat in seats}
+    names = {seat.position: seat.display_name for seat in seats}
     rules = game.rules
     verdicts = _verdicts(game)
     state: GameState | None = None
@@ -196,7 +197,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 sentence = gettext("%(name)s scored %(points)s in %(box)s.") % {
                     "name": names.get(seat, ""),
                     "points": state.cards[seat][category],
-                    "box": category.label,
+                    "box": box_name(category),
                 }
         except (IllegalMove, ValueError, IndexError, KeyError):
             break  # a log that does not replay ends the replay where it stops making sense

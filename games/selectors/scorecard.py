@@ -19,6 +19,15 @@ class RowView(ViewModel):
     boxes: tuple[BoxView, ...]
     short: str = ""  # the box's name on a narrow screen
 
+    def __hash__(self) -> int:
+        # Looked up in the rows' memo by both boards of a version: hashed once.
+        try:
+            return int(self.__dict__["_hash"])
+        except KeyError:
+            value = hash((self.value, self.label, self.boxes, self.short))
+            object.__setattr__(self, "_hash", value)
+            return value
+
 
 @dataclass(frozen=True)
 class BoxView(ViewModel):
@@ -27,6 +36,15 @@ class BoxView(ViewModel):
     option: int | None  # points if scored now (active seat only)
     forbidden: str | None = None  # why not, when the box is open but unavailable
     hint: BoxHint | None = None  # the coach's view of filling it now
+
+    def __hash__(self) -> int:
+        # A box recurs move after move (kept in the boxes' memo): hashed once.
+        try:
+            return int(self.__dict__["_hash"])
+        except KeyError:
+            value = hash((self.category.value, self.value, self.option, self.forbidden, self.hint))
+            object.__setattr__(self, "_hash", value)
+            return value
 
 
 @dataclass(frozen=True)

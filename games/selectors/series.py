@@ -89,7 +89,7 @@ def series_view(game: Game) -> SeriesView | None:
             running.append(subtotal if total is not None else None)
         lines.append(
             SeriesLine(
-                name=seat.name,
+                name=seat.display_name,
                 totals=tuple(totals[who]),
                 running=tuple(running),
                 grand_total=grand[who],

@@ -145,7 +145,7 @@ def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
     if since is None or clock.now() - since < TAKEOVER_AFTER:
         raise GameError(
             _("%(name)s was at the table in the last two minutes; give them a little longer.")
-            % {"name": seat.name}
+            % {"name": seat.display_name}
         )
     seat.status = Seat.Status.AWAY
     seat.save(update_fields=["status"])

@@ -8,8 +8,10 @@ import secrets
 import unicodedata
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from .. import dice as fair
 from .. import engine
@@ -23,6 +25,9 @@ from .writes import announce, bump, check_version, dice, locked_game
 
 MAX_NAME = 40
 MAX_SERIES = 6  # the score pad has six game columns
+# Marked for the catalogs, English here: translated where they are raised.
+ONLY_HOST_SEATS_BOTS = gettext_noop("Only the host can seat or remove computer players.")
+ONLY_HOST_STARTS = gettext_noop("Only the host can start this game.")
 
 
 # Invisible characters that could make a name look like another: controls, format
@@ -66,11 +71,26 @@ def same_name(a: str, b: str) -> bool:
     return normal_name(a).casefold() == normal_name(b).casefold()
 
 
+def _names_of(seat: Seat) -> list[str]:
+    """Every name ``seat`` is shown under: a computer player's in each language."""
+    if seat.bot:
+        return _bot_names(BotLevel(seat.bot), seat.bot_number)
+    return [seat.name] + ([seat.user.get_username()] if seat.user is not None else [])
+
+
+def _bot_names(level: BotLevel, number: int) -> list[str]:
+    names = []
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            names.append(level.seat_name(number))
+    return names
+
+
 def _check_name_free(seats: Iterable[Seat], name: str) -> None:
-    """Refuse a name already carried at the table, by a seat or an account holder's name."""
+    """Refuse a name already carried at the table, by a seat (a computer player's, in any
+    language) or an account holder's name."""
     for seat in seats:
-        taken = [seat.name] + ([seat.user.get_username()] if seat.user is not None else [])
-        if any(same_name(name, other) for other in taken):
+        if any(same_name(name, other) for other in _names_of(seat)):
             raise GameError(
                 gettext(
                     "Someone at this table is already called %(name)s. "
@@ -112,7 +132,7 @@ def game_create(
     if not player.is_known:
         raise NotAllowed(gettext("Log in or choose a guest name to create a game."))
     if not 1 <= seat_count <= engine.MAX_SEATS:
-        raise GameError(f"A game has 1 to {engine.MAX_SEATS} seats.")
+        raise GameError(gettext("A game has 1 to %(seats)d seats.") % {"seats": engine.MAX_SEATS})
     rules = rules or Rules()
     if not 1 <= series <= MAX_SERIES:
         raise GameError(gettext("A series has 1 to 6 games."))
@@ -140,12 +160,13 @@ def _lobby_for_host(
     code: str,
     player: Player,
     version: int | None,
-    refusal: str = "Only the host can seat or remove computer players.",
+    refusal: str = ONLY_HOST_SEATS_BOTS,
 ) -> Game:
-    """The game, locked, if ``player`` hosts it and it is still in its lobby at ``version``."""
+    """The game, locked, if ``player`` hosts it and it is still in its lobby at ``version``
+    (else refused with ``refusal``, an English sentence of the catalogs)."""
     game = locked_game(code)
     if not player.hosts(game):
-        raise NotAllowed(refusal)
+        raise NotAllowed(gettext(refusal))
     check_version(game, version)
     if game.status != Game.Status.LOBBY:
         raise GameError(gettext("The game has already started."))
@@ -156,22 +177,26 @@ def _lobby_for_host(
 def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLevel) -> Seat:
     """The host seats a computer player in the first free seat."""
     game = _lobby_for_host(code, player, version)
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     taken = {seat.position for seat in seats}
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
         raise GameError(gettext("Every seat at this table is taken."))
     level = BotLevel(level)
     same = sum(1 for seat in seats if seat.bot == level)
-    names = (
-        f"{level.seat_name} bot" + (f" {n}" if n > 1 else "") for n in itertools.count(same + 1)
+    carried = [name for seat in seats for name in _names_of(seat)]
+    number = next(
+        n
+        for n in itertools.count(same + 1)
+        if not any(same_name(name, other) for name in _bot_names(level, n) for other in carried)
     )
     seat = Seat.objects.create(
         game=game,
         position=free[0],
         guest=f"bot-{secrets.token_urlsafe(12)}",
         bot=level,
-        name=next(n for n in names if not any(same_name(n, s.name) for s in seats)),
+        bot_number=number,
+        name=level.stored_name(number),
         client_seed=fair.new_client_seed(),
     )
     bump(game)
@@ -253,7 +278,7 @@ def game_start(
     *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
 ) -> Game:
     """The host starts with whoever is seated: roll-off for the first player, then play."""
-    game = _lobby_for_host(code, player, version, "Only the host can start this game.")
+    game = _lobby_for_host(code, player, version, ONLY_HOST_STARTS)
     seats = list(game.seats.order_by("position"))
     if not seats:
         raise GameError(gettext("Nobody is seated yet."))
@@ -317,6 +342,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
             user_id=s.user_id,
             guest=s.guest,
             bot=s.bot,
+            bot_number=s.bot_number,
             name=s.name,
             client_seed=fair.new_client_seed(),  # a new game, new seeds
         )

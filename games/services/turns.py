@@ -22,6 +22,7 @@ from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
 from ..snapshots import recent_moves_after
+from ..words import refused_move_words
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
 from .ratings import game_rate
@@ -77,7 +78,7 @@ def _play(
         on_turn = state.current_seat
         if on_turn is not None and on_turn != seat.position:
             raise NotAllowed(
-                gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].name}
+                gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].display_name}
             )
         if seat.status == Seat.Status.AWAY:  # any action of the person: back from away
             seat.status = Seat.Status.PLAYING
@@ -86,8 +87,8 @@ def _play(
     source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
         new = engine.apply(state, action, source)
-    except IllegalMove as error:
-        raise GameError(str(error)) from None
+    except IllegalMove as error:  # worded for the player, not the engine's English
+        raise GameError(refused_move_words(error, state, action)) from None
     dice.advance(game, source)
     game.store_turn(new)
     game.version += 1

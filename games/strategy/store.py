@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+from games import caches
 from games.rules import Rules
 
 from .advisor import Advisor
@@ -54,6 +55,8 @@ _failures: dict[_Key, BaseException] = {}
 _registry_lock = threading.Lock()
 
 
+# Asked on every move of a table with a coach, bot or clock: the path is resolved once.
+@caches.memoize("strategy: table paths by rules and folder", maxsize=8)
 def _key(rules: Rules, cache_dir: str | os.PathLike[str] | None) -> _Key:
     return rules, table_path(rules, cache_dir).resolve()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
@@ -93,6 +94,10 @@ def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
 def fragment(name: str, **context: object) -> SafeString:
     """The ``{% partialdef name %}`` of the room rendered with only ``context``, once per
     distinct context: the partial sees nothing else, so equal arguments always render
-    equal markup. Every argument must be hashable (tuples, frozen views, numbers, text).
+    equal markup. Every argument must be hashable (tuples, frozen views, numbers, text),
+    and no lazy translation: one hashes as its text in the language active at the time,
+    so a memo kept across languages would lose track of its own keys.
     """
+    if any(isinstance(value, Promise) for value in context.values()):
+        raise TypeError(f"fragment {name!r}: pass translated text, not a lazy translation")
     return _fragment(name, tuple(sorted(context.items())))

@@ -96,9 +96,10 @@
   function showTurnCue() {
     var board = document.getElementById("board");
     if (!board) return;
-    if (baseTitle === null) baseTitle = document.title.replace(/^▶ Your turn · /, "");
+    // The page's own title may start with the cue already (rendered on your turn).
+    if (baseTitle === null) baseTitle = document.title.replace(/^▶ [^·]* · /, "");
     var mine = board.getAttribute("data-your-turn") === "1";
-    document.title = (mine ? "▶ Your turn · " : "") + baseTitle;
+    document.title = (mine ? "▶ " + gettext("Your turn") + " · " : "") + baseTitle;
   }
 
   // Never let an older table replace a newer one (a slow response after a fast push).
@@ -273,7 +274,8 @@
   function format(seconds) {
     if (seconds >= 3600) {
       var hours = Math.floor(seconds / 3600);
-      return hours + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
+      var minutes = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+      return interpolate(gettext("%(hours)s h %(minutes)s min"), { hours: hours, minutes: minutes }, true);
     }
     return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
@@ -303,7 +305,7 @@
     var mine = board.getAttribute("data-your-turn") === "1";
     if (mine && wasMyTurn === false && document.hidden && window.Notification &&
         Notification.permission === "granted") {
-      new Notification("Yahtzee", { body: gettext("It is your turn."), tag: "your-turn" });
+      new Notification(gettext("Yahtzee"), { body: gettext("It is your turn."), tag: "your-turn" });
     }
     wasMyTurn = mine;
     tick();
@@ -328,4 +330,55 @@
   // deadline (a board is shared by many pages and rendered once, so it cannot carry "now").
   document.addEventListener("htmx:afterSwap", turnChanged);
   document.addEventListener("htmx:wsAfterMessage", turnChanged);
+})();
+
+// On a phone or a small tablet the scorecard shows the reader's own column first, next to
+// the box names. The board is rendered once for everyone who shares its viewpoint, so it
+// cannot know whose page it is on: the page's #me (data-seat) does. The cells of that seat
+// are moved in the document itself, not only on screen, so that a screen reader reads the
+// columns in the order they are shown. Every new board (an htmx swap, a websocket push, both
+// replace #board) is arranged again before it is painted; wider screens keep seat order.
+(function () {
+  "use strict";
+
+  var compact = window.matchMedia ? window.matchMedia("(max-width: 56.24rem)") : null;
+
+  function moveColumn(table, from, to) {
+    var rows = table.rows;
+    for (var i = 0; i < rows.length; i++) {
+      var cells = rows[i].cells;
+      if (cells.length <= Math.max(from, to)) continue;
+      var cell = cells[from];
+      rows[i].insertBefore(cell, from < to ? cells[to].nextSibling : cells[to]);
+    }
+  }
+
+  function arrange() {
+    var table = document.querySelector("#board table.scorecard");
+    if (!table) return;
+    var me = document.getElementById("me");
+    var seat = me ? me.getAttribute("data-seat") || "" : "";
+    var wanted = compact && compact.matches ? seat : "";
+    var shown = table.getAttribute("data-own-first") || "";
+    if (wanted === shown) return;
+    if (shown) {  // put the column moved before back where the server printed it
+      moveColumn(table, 1, parseInt(table.getAttribute("data-own-from"), 10));
+      table.removeAttribute("data-own-first");
+      table.removeAttribute("data-own-from");
+    }
+    var head = wanted ? table.querySelector('thead th[data-seat="' + wanted + '"]') : null;
+    if (!head) return;
+    var from = head.cellIndex;
+    if (from > 1) moveColumn(table, from, 1);
+    table.setAttribute("data-own-first", wanted);
+    table.setAttribute("data-own-from", String(from));
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    arrange();
+    var room = document.querySelector(".room");
+    // #board and #me are children of the room: a swap of either replaces one of them.
+    if (room && window.MutationObserver) new MutationObserver(arrange).observe(room, { childList: true });
+    if (compact && compact.addEventListener) compact.addEventListener("change", arrange);
+  });
 })();

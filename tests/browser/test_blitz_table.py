@@ -109,3 +109,42 @@ def test_a_background_tab_is_told_when_it_becomes_their_turn(person, server):
     expect(bea).to_have_title(re.compile(r"^▶ Your turn"))
     bea.wait_for_function("() => window.__notes.length === 1")
     assert bea.evaluate("() => window.__notes") == [["Yahtzee", "It is your turn."]]
+
+
+def test_only_the_away_player_sees_the_way_back_and_only_players_may_leave(person, server):
+    """Everyone not on turn shares one board; each page shows its own person what is theirs."""
+    ann, bea, sam = person(), person(), person()
+    link = open_blitz_table(ann, "Ann")
+    take_seat(bea, link, guest_name="Bea")
+    start_game(ann, players=2)
+    sam.goto(link)  # a spectator
+    expect(sam.locator("#board .turn")).to_be_visible()
+    expect(bea.locator("#board .turn")).to_be_visible()
+
+    # The player on turn lets the clock run out with the page open: the coach steps in.
+    sleeper, other = (ann, bea) if your_turn(ann) else (bea, ann)
+    name = "Ann" if sleeper is ann else "Bea"
+    expect(sleeper.locator(".absence")).to_be_visible(timeout=CLOCK_RUNS_OUT_MS)
+
+    back = sleeper.get_by_role("button", name="I’m back")
+    expect(back).to_be_visible()
+    expect(
+        sleeper.get_by_text("You are away: the coach plays your turns until you are back.")
+    ).to_be_visible()
+    expect(sleeper.get_by_text(f"{name} is away; the coach plays their turns.")).to_be_hidden()
+    for page in (other, sam):
+        expect(page.get_by_text(f"{name} is away; the coach plays their turns.")).to_be_visible()
+        expect(
+            page.get_by_text("You are away: the coach plays your turns until you are back.")
+        ).to_be_hidden()
+        expect(page.get_by_role("button", name="I’m back")).to_be_hidden()
+    # Leaving is offered to the players only, never to the spectator.
+    expect(sam.get_by_text("Leave this game")).to_be_hidden()
+    if not your_turn(other):
+        expect(other.get_by_text("Leave this game")).to_be_visible()
+    expect(sleeper.get_by_text("Leave this game")).to_be_visible()
+
+    press(back)
+    expect(sleeper.get_by_role("button", name="I’m back")).to_be_hidden()
+    expect(sleeper.locator("#me")).to_have_attribute("data-status", "playing")
+    expect(other.get_by_text(f"{name} is away; the coach plays their turns.")).to_be_hidden()

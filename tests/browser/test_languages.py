@@ -7,7 +7,19 @@ import re
 
 from playwright.sync_api import expect
 
-from .people import axe_violations, save_screenshot
+from tests.test_languages import english_ui_strings
+
+from .people import (
+    act,
+    axe_violations,
+    code_of,
+    press,
+    save_screenshot,
+    version,
+    wait_live,
+    wait_version,
+    your_turn,
+)
 
 
 def test_a_telugu_browser_and_an_uzbek_one_read_the_rules_in_their_own_language(person):
@@ -42,3 +54,93 @@ def test_the_language_menu_switches_the_page_and_the_choice_stays(person):
 
     ann.get_by_role("button", name="English").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("How to play Yahtzee")
+
+
+# -- one table, two languages ------------------------------------------------------------------
+
+
+def english_read_on(page) -> list[str]:
+    """The catalog's English UI words that the page, its labels and its title still show
+    (the language menu names English in English, by design; a box's English name may
+    follow its own in brackets)."""
+    read = page.evaluate(
+        """() => [document.title, document.body.innerText,
+            ...[...document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')]
+              .flatMap(e => ['aria-label', 'title', 'placeholder', 'alt']
+                .map(a => e.getAttribute(a) || ''))].join('\\n')"""
+    )
+    read = re.sub(r"\bEnglish\b|\([^)]*\)", " ", read)
+    language = page.locator("html").get_attribute("lang")
+    return [s for s in english_ui_strings(language) if re.search(rf"\b{re.escape(s)}\b", read)]
+
+
+def play_a_turn(player, watcher) -> None:
+    """Roll once and fill the best-scoring open box, with the watcher's page following."""
+    new = act(player, "/roll/", lambda: press(player.locator("[data-roll]")))
+    wait_version(watcher, new)
+    boxes = player.locator("#board button.box-button")
+    best = max(range(boxes.count()), key=lambda i: int(boxes.nth(i).inner_text()))
+    new = act(player, "/score/", lambda: press(boxes.nth(best)))
+    wait_version(watcher, new)
+
+
+def test_a_telugu_player_and_an_uzbek_one_each_read_their_own_language_at_one_table(person, server):
+    ravi = person(locale="te-IN", viewport={"width": 1100, "height": 900})
+    zarina = person(locale="uz-UZ", viewport={"width": 1100, "height": 900})
+
+    # Ravi opens a table for three from the home page and seats a computer player.
+    ravi.goto("/")
+    ravi.locator("#id_seats").select_option("3")
+    ravi.locator("#id_name").fill("Ravi")
+    press(ravi.locator('form[action="/games/new/"] button[type="submit"]'))
+    expect(ravi.locator("#board")).to_be_visible()
+    link = ravi.locator("#share-link").input_value()
+    wait_live(ravi)
+    ravi.locator("#bot-level").select_option("casual")
+    act(ravi, "/bots/add/", lambda: press(ravi.locator('button[formaction$="/bots/add/"]')))
+
+    # Zarina follows the link and sits down; Ravi's lobby shows her without a reload.
+    zarina.goto(link)
+    wait_live(zarina)
+    zarina.locator("#join-name").fill("Zarina")
+    before = version(ravi)
+    act(zarina, "/join/", lambda: press(zarina.locator('button[formaction$="/join/"]')))
+    wait_version(ravi, before + 1)
+    expect(ravi.locator("#board .seat-list")).to_contain_text("Zarina")
+    expect(zarina.locator("#board .seat-list")).to_contain_text("Havaskor bot")
+    expect(ravi.locator("#board .seat-list")).to_contain_text("క్యాజువల్ బాట్")
+
+    new = act(ravi, "/start/", lambda: press(ravi.locator('button[formaction$="/start/"]')))
+    wait_version(zarina, new)
+
+    # Each plays a turn when it comes (the computer player plays its own in between).
+    code = code_of(link)
+    played: list[object] = []
+    for _ in range(300):
+        if len(played) == 2:
+            break
+        now = server.state(code)["version"]
+        for page in (ravi, zarina):
+            wait_version(page, now)
+        player = next((p for p in (ravi, zarina) if p not in played and your_turn(p)), None)
+        if player is None:
+            ravi.wait_for_timeout(100)  # the computer player's move is on its way
+            continue
+        cue = "మీ వంతు" if player is ravi else "Navbatingiz"
+        expect(player).to_have_title(re.compile(f"^▶ {cue} · "))
+        play_a_turn(player, zarina if player is ravi else ravi)
+        played.append(player)
+    assert len(played) == 2, "both people had a turn"
+
+    # After the live pushes, each still reads only their own language.
+    for page, language, bot in ((ravi, "te", "క్యాజువల్ బాట్"), (zarina, "uz", "Havaskor bot")):
+        wait_version(page, server.state(code)["version"])
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#board .scorecard thead")).to_contain_text(bot)
+        expect(page.locator("#board .last-move")).to_be_visible()
+        assert english_read_on(page) == [], language
+        assert "Casual bot" not in page.locator("body").inner_text()
+    expect(ravi.locator("#presence")).to_contain_text("క్యాజువల్ బాట్")
+    expect(zarina.locator("#presence")).to_contain_text("Havaskor bot")
+    save_screenshot(ravi, "table-te", full_page=False)
+    save_screenshot(zarina, "table-uz", full_page=False)

@@ -219,6 +219,19 @@ def test_no_page_scrolls_sideways_on_a_320px_screen(person, server):
         score(phone, box, keyboard=False)
     expect(phone.get_by_role("region", name="Final ranking")).to_be_visible()
     fits(phone, 320, "final ranking")
+    # The review's summary names a long username, yet fits its panel without scrolling.
+    summary = phone.locator(".review-summary")
+    expect(summary).to_be_visible(timeout=60_000)
+    assert summary.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+    fits(phone, 320, "final ranking and review")
+    table = phone.url
+    for path in ("replay/", "verify/"):
+        phone.goto(table + path)
+        fits(phone, 320, path)
+    expect(phone.locator(".verify-rolls td.ok").first).to_be_visible()
+    for path in ("/rules/", "/practice/", "/leaderboard/", "/accounts/"):
+        phone.goto(path)
+        fits(phone, 320, path)
     phone.goto(f"/u/{name}/")
     expect(phone.locator("table.history tbody tr")).to_have_count(1)
     fits(phone, 320, "history")

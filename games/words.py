@@ -1,8 +1,11 @@
-"""The boxes' names in the reader's language.
+"""The game's words in the reader's language: the boxes' names, why a move is refused,
+what the Joker rule says.
 
-``games/rules.py`` is pure (no Django), so its English labels are translated here, at the
-edge: a page shows ``box_name(category)``, never ``category.label``. The names are the ones
-Telugu and Uzbek players use, the English one where that is what people say.
+``games/rules.py`` and ``games/engine.py`` are pure (no Django), so their English labels
+and sentences are translated here, at the edge: a page shows ``box_name(category)``, never
+``category.label``, and a refused move is worded from the rule it breaks, never passed on
+from the engine. The names are the ones Telugu and Uzbek players use, the English one
+where that is what people say. Pages (selectors) and refusals (services) both use it.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from .. import rules
-from ..rules import Category, Scorecard
+from . import rules
+from .engine import Action, GameState, Score
+from .rules import Breach, Category, IllegalMove, Scorecard
 
 BOX_NAMES: dict[Category, Promise] = {
     Category.ONES: pgettext_lazy("scorecard box", "Aces"),
@@ -77,3 +81,27 @@ def joker_words(card: Scorecard, dice: Iterable[int] | str) -> str | None:
     else:
         rule = gettext("Joker rule: only a zero in an open upper box is left.")
     return f"{bonus} {rule}"
+
+
+# The engine's refusals a player can meet (a second tab, a replayed form, a key pressed at
+# the wrong moment), as sentences for them.
+BREACHES: dict[Breach, Promise] = {
+    Breach.GAME_OVER: gettext_lazy("This game is over."),
+    Breach.NOT_YOUR_TURN: gettext_lazy("It is not your turn."),
+    Breach.NO_ROLLS_LEFT: gettext_lazy("No rolls left this turn: choose a box to score."),
+    Breach.KEEP_BEFORE_ROLL: gettext_lazy("Roll the dice before keeping any."),
+    Breach.SCORE_BEFORE_ROLL: gettext_lazy("Roll the dice before choosing a box."),
+    Breach.NOT_FIVE_HOLDS: gettext_lazy("Choose which of the five dice to keep."),
+}
+
+
+def refused_move_words(error: IllegalMove, state: GameState, action: Action) -> str:
+    """Why the engine refused ``action`` in ``state``, in the reader's language (never the
+    engine's own English): from the rule it names, and for a box, which box and why."""
+    if error.breach is Breach.BOX_REFUSES and isinstance(action, Score) and state.dice:
+        words = refusal_words(state.cards[action.seat], state.dice, action.category)
+        if words is not None:
+            return words
+    if error.breach in BREACHES:
+        return str(BREACHES[error.breach])
+    return gettext("That move is not allowed now.")
