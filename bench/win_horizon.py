@@ -2,7 +2,9 @@
 
 Positions come from heads-up games of optimal play (seeded): at the first roll of each of
 the mover's last turns, ``rank_to_win`` is timed with every cache emptied first (the
-opponents' distributions included), as a hint on a fresh position would be.
+opponents' distributions included), as a hint on a fresh position would be. Beyond
+``winning.ALWAYS_SOLVED`` rounds a decision is solved to win only if its plan fits
+``winning.WORK_BOUND``; the others are counted apart (they return at once).
 
 Run: ``.venv/bin/python bench/win_horizon.py [--games 20] [--max-open 5]``.
 """
@@ -35,6 +37,7 @@ def main() -> None:
 
     advisor = advisor_for(Rules(), ROOT / "var" / "strategy", build=False)
     timings: dict[int, list[float]] = {k: [] for k in range(1, args.max_open + 1)}
+    to_win = dict.fromkeys(timings, 0)  # decisions solved to win (within the work bound)
     for number in range(args.games):
         rng = random.Random(number)
         state = engine.start(2, Rules(), rng)
@@ -44,17 +47,20 @@ def main() -> None:
             if state.rolls_left == 2 and len(me.open_boxes) <= args.max_open:
                 caches.clear_all()
                 started = time.perf_counter()
-                rank_to_win(advisor, me, state.dice, 2, [state.cards[1 - seat]])
+                solved = rank_to_win(advisor, me, state.dice, 2, [state.cards[1 - seat]])
                 timings[len(me.open_boxes)].append(time.perf_counter() - started)
+                to_win[len(me.open_boxes)] += bool(solved)
             state = engine.apply(state, choose_action(advisor, state, seat, rng), rng)
     print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games, 2 positions per game")
-    print("open boxes | decisions | median ms | p90 ms | max ms")
+    print("open boxes | decisions | solved to win | median ms | p90 ms | max ms")
     for k, times in timings.items():
+        if not times:
+            continue
         times.sort()
         p90 = times[int(0.9 * (len(times) - 1))]
         print(
-            f"{k:>10} | {len(times):>9} | {1000 * statistics.median(times):9.1f} | "
-            f"{1000 * p90:6.1f} | {1000 * times[-1]:6.1f}"
+            f"{k:>10} | {len(times):>9} | {to_win[k]:>13} | "
+            f"{1000 * statistics.median(times):9.1f} | {1000 * p90:6.1f} | {1000 * times[-1]:6.1f}"
         )
 
 

@@ -6,7 +6,10 @@ other checks solve only the last turns of a game (``solve(..., from_mask=...)``)
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from functools import cache
 from io import StringIO
@@ -36,6 +39,7 @@ from games.strategy import (
     solve,
     strategy_status,
     table_path,
+    tablefile,
     wait_until_ready,
 )
 from games.strategy import store as strategy_store
@@ -478,7 +482,7 @@ def test_stored_table_loads_back_and_is_ignored_when_stale(tmp_path, monkeypatch
     assert np.array_equal(loaded.values, table.values)
     assert np.array_equal(loaded.solved, table.solved)
     assert load_table(UPPER_FIRST, path) is None
-    monkeypatch.setattr(strategy_store, "fingerprint", lambda: "something else")
+    monkeypatch.setattr(tablefile, "fingerprint", lambda: "something else")
     assert load_table(OFFICIAL, path) is None
 
 
@@ -528,19 +532,42 @@ def test_cache_dir_comes_from_the_environment(tmp_path, monkeypatch):
 # -- management commands -------------------------------------------------------------------------
 
 
-def test_solve_and_simulate_commands(tmp_path, monkeypatch, official, fresh_store):
-    from games.management.commands import solve as solve_command
-
-    monkeypatch.setattr(solve_command, "solve", lambda rules, workers=None: official.table)
+def test_solve_command_stores_the_table_built_in_a_process_of_its_own(tmp_path, fresh_store):
     out = StringIO()
     call_command("solve", cache_dir=tmp_path, stdout=out)
     assert "254.5877287" in out.getvalue()
-    assert table_path(OFFICIAL, tmp_path).exists()
+    stored = load_table(OFFICIAL, table_path(OFFICIAL, tmp_path))
+    assert stored is not None
+    assert stored.empty_card_value == pytest.approx(PUBLISHED_OPTIMAL_MEAN, abs=1e-7)
     out = StringIO()
     call_command("simulate", games=2, bot="greedy", seed=1, cache_dir=tmp_path, stdout=out)
     text = out.getvalue()
     for label in ("mean", "standard dev.", "median", "upper bonus rate", "Yahtzee rate"):
         assert label in text
+
+
+def test_the_build_process_loads_the_solver_and_nothing_of_the_site():
+    probe = (
+        "import sys, games.strategy.build; "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(('games', 'django')))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert "games.strategy.solver" in loaded and "games.strategy.tablefile" in loaded
+    assert not [m for m in loaded if m.startswith("django")]
+    assert "games.strategy.advisor" not in loaded and "games.caches" not in loaded
+
+
+def test_build_main_solves_and_reports_its_figures(tmp_path, monkeypatch, official, capsys):
+    from games.strategy import build
+
+    monkeypatch.setattr(build, "solve", lambda rules, workers=None, tables=None: official.table)
+    assert build.main(["--cache-dir", str(tmp_path), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert figures["value"] == pytest.approx(PUBLISHED_OPTIMAL_MEAN, abs=1e-7)
+    assert figures["peak_rss_mb"] > 0
+    assert table_path(OFFICIAL, tmp_path).exists()
 
 
 def test_upper_boxes_are_the_first_six():

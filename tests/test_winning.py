@@ -224,3 +224,33 @@ def test_simulate_command_plays_heads_up_and_prints_the_win_rate(coach_advisor, 
     text = out.getvalue()
     assert "2 heads-up games" in text
     assert "99% confidence" in text and "win rate" in text
+
+
+# -- four rounds left: solved when the plan fits the time of a hint --------------------------------
+
+
+def test_four_rounds_left_and_60_behind_it_goes_for_the_yahtzee_where_the_expected_score_does_not(
+    coach_advisor,
+):
+    me, them = card(full_house=None, yahtzee=None, chance=None, large_straight=None), finished(60)
+    assert plays_to_win(me, 2)
+    ranking = rank_to_win(coach_advisor, me, "66655", 2, [them])
+    assert ranking[0].choice == (6, 6, 6)
+    assert coach_advisor.best(me, "66655", 2).choice is Category.FULL_HOUSE
+    state = state_at(me, them, "66655", 2)
+    assert first_choice(choose_action(coach_advisor, state, 0, random, "win"), state) == (6, 6, 6)
+
+
+def test_a_plan_beyond_the_work_bound_is_played_for_the_expected_score(coach_advisor, monkeypatch):
+    from games.strategy import winning
+
+    monkeypatch.setattr(winning, "WORK_BOUND", 10)
+    me, them = card(full_house=None, yahtzee=None, chance=None, large_straight=None), finished(60)
+    assert rank_to_win(coach_advisor, me, "66655", 2, [them]) == []
+    state = state_at(me, them, "66655", 2)
+    assert choose_action(coach_advisor, state, 0, random, "win") == engine.Score(
+        0, Category.FULL_HOUSE
+    )
+    # three rounds left are solved whatever the work
+    three = card(full_house=None, yahtzee=None, chance=None)
+    assert rank_to_win(coach_advisor, three, "66655", 2, [finished(35)])

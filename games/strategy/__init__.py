@@ -11,21 +11,44 @@ Pure Python and numpy; no Django here (the site passes its cache folder in).
 ``advisor_if_ready(rules)`` never waits: it returns None while a background thread builds
 the table (the site shows "coach warming up"). ``loaded_advisor(rules)`` never starts a
 build: pages read with it.
+
+The names below are imported on first use (PEP 562), so a process that only builds a
+table (``python -m games.strategy.build``, what ``manage.py solve`` runs) loads the solver
+and nothing else: 7 MB less at its peak (docs/benchmarks.md, #18).
 """
 
-from .advisor import Advisor, Option
-from .solver import StrategyTable, solve
-from .store import (
-    advisor_for,
-    advisor_if_ready,
-    default_cache_dir,
-    load_table,
-    loaded_advisor,
-    save_table,
-    strategy_status,
-    table_path,
-    wait_until_ready,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .advisor import Advisor, Option
+    from .solver import StrategyTable, solve
+    from .store import (
+        advisor_for,
+        advisor_if_ready,
+        loaded_advisor,
+        strategy_status,
+        wait_until_ready,
+    )
+    from .tablefile import default_cache_dir, load_table, save_table, table_path
+
+_HOMES = {
+    "Advisor": "advisor",
+    "Option": "advisor",
+    "StrategyTable": "solver",
+    "solve": "solver",
+    "advisor_for": "store",
+    "advisor_if_ready": "store",
+    "loaded_advisor": "store",
+    "strategy_status": "store",
+    "wait_until_ready": "store",
+    "default_cache_dir": "tablefile",
+    "load_table": "tablefile",
+    "save_table": "tablefile",
+    "table_path": "tablefile",
+}
 
 __all__ = [
     "Advisor",
@@ -42,3 +65,13 @@ __all__ = [
     "table_path",
     "wait_until_ready",
 ]
+assert sorted(_HOMES) == __all__
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -13,13 +13,11 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from games.rules import (
-    YAHTZEE_BONUS,
     YAHTZEE_POINTS,
     Category,
     IllegalMove,
     Rules,
     Scorecard,
-    options,
     parse_dice,
 )
 
@@ -31,25 +29,21 @@ from .choices import (
     alternatives,
     loss_between,
 )
-from .dice import DICE, ROLL_INDEX
-from .lattice import SUBKEEP_LISTS
+from .dice import ROLL_INDEX
+from .fastoption import made_option
 from .quickturn import (
+    SUBKEEP_CHOICES,
     SUBKEEP_INDICES,
     TURNS,
+    FinalRolls,
     TurnPieces,
-    best_keeps,
+    best_of_keeps,
     box_future,
-    final_values,
     keep_values,
     new_token,
 )
-from .ruletables import (
-    CATEGORIES,
-    FACE_OF_BOX,
-    UPPER_CAP,
-    YAHTZEE_BOX,
-    mask_of,
-)
+from .rollboxes import RollBoxes
+from .ruletables import MASKS, UPPER_CAP, YAHTZEE_BOX, mask_of
 from .solver import (
     StrategyTable,
     Transitions,
@@ -58,7 +52,7 @@ from .solver import (
 )
 
 MAX_ROLLS_LEFT = 2  # after the first roll of a turn
-_INDEX = {category: i for i, category in enumerate(CATEGORIES)}
+FULL_MASK = MASKS - 1
 
 
 class Advisor:
@@ -75,6 +69,8 @@ class Advisor:
         self._values = table.values
         self._known = known_states()
         self._trans = trans or transitions(table.tables)
+        self._boxes = RollBoxes(self._trans)
+        self._final = FinalRolls(self._trans)
         self._token = new_token()  # this table's part of the shared turn cache's keys
         self._cache_size = cache_size  # kept for callers; the shared cache is bounded by weight
         self._myopic: Advisor | None = None
@@ -85,16 +81,17 @@ class Advisor:
         return self._trans
 
     # -- states --------------------------------------------------------------------------
-    def _state(self, card: Scorecard) -> tuple[int, int, int]:
-        if card.rules != self.rules:
+    def _state(self, card: Scorecard, mask: int | None = None) -> tuple[int, int, int]:
+        if card.rules is not self.rules and card.rules != self.rules:
             raise ValueError(f"This advisor plays {self.rules}, not {card.rules}.")
-        mask = mask_of(card)
+        if mask is None:
+            mask = mask_of(card)
         upper = min(card.upper_subtotal, UPPER_CAP)
         if not self.table.solved[mask]:
             raise ValueError("This advisor's table does not cover that scorecard.")
         if not self._known[mask, upper]:
             raise ValueError("No game reaches this scorecard: its upper boxes cannot add up so.")
-        held_50 = int(card[Category.YAHTZEE] == YAHTZEE_POINTS)
+        held_50 = int(card.boxes[YAHTZEE_BOX] == YAHTZEE_POINTS)
         return mask, upper, held_50
 
     def _future(self, card: Scorecard) -> float:
@@ -109,10 +106,11 @@ class Advisor:
         turn = TURNS.get(key)
         if turn is None:
             turn = TURNS.setdefault(key, TurnPieces(box_future(self._values, state)))
-        if rolls_left and turn.final is None:  # two threads may both fill it in: same values
-            turn.final = final_values(self._trans, turn.future, state)
+        if rolls_left and turn.keeps1 is None:  # two threads may both fill it in: same values
+            turn.keeps1 = keep_values(self._final(turn.future, state))
         if rolls_left == MAX_ROLLS_LEFT and turn.rolls1 is None:
-            turn.rolls1 = best_keeps(turn.final)
+            assert turn.keeps1 is not None
+            turn.rolls1 = best_of_keeps(turn.keeps1)
         return turn
 
     # -- the public questions ----------------------------------------------------------------
@@ -132,29 +130,27 @@ class Advisor:
             raise ValueError(
                 f"After a roll 0 to {MAX_ROLLS_LEFT} rolls are left, not {rolls_left}."
             )
-        if card.is_complete:
+        mask = mask_of(card)
+        if mask == FULL_MASK:
             return []
-        state = self._state(card)
+        state = self._state(card, mask)
         turn = self._turn(state, rolls_left)
-        base = card.total
-        scored = self._box_values(card, dice, state, turn)
-        ranked: list[tuple[float, int, int, Option]] = [
-            (value, 0, _INDEX[c], Option(c, base + value)) for c, value in scored.items()
-        ]
+        roll = ROLL_INDEX[tuple(sorted(dice))]
+        choices, values = self._boxes.values(turn.future, state, roll)
+        if rolls_left == 1:
+            assert turn.keeps1 is not None  # _turn filled in what rolls_left needs
+            keeps = turn.keeps1.take(SUBKEEP_INDICES[roll]).tolist()
+            keeps[-1] = max(values)  # keeping all five: the best box, added up the same way
+        elif rolls_left:
+            assert turn.rolls1 is not None
+            keeps = keep_values(turn.rolls1, SUBKEEP_INDICES[roll]).tolist()
         if rolls_left:
-            best_box = max(scored.values())
-            after = turn.final if rolls_left == 1 else turn.rolls1
-            assert after is not None  # _turn filled in what rolls_left needs
-            roll = ROLL_INDEX[tuple(sorted(dice))]
-            values = keep_values(after, SUBKEEP_INDICES[roll]).tolist()
-            for order, ((keep, _), value) in enumerate(
-                zip(SUBKEEP_LISTS[roll], values, strict=True)
-            ):
-                if rolls_left == 1 and len(keep) == DICE:
-                    value = best_box  # the same thing, added up the same way
-                ranked.append((value, 1, order, Option(keep, base + value)))
-        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
-        return [option for *_, option in ranked]
+            choices += SUBKEEP_CHOICES[roll]
+            values += keeps
+        base = card.total
+        # a stable sort: on equal values the boxes (in the card's order) before the keeps
+        order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
+        return [made_option(choices[i], base + values[i]) for i in order]
 
     def best(self, card: Scorecard, dice: Iterable[int] | str, rolls_left: int) -> Option:
         """The best choice (the first of :meth:`rank`)."""
@@ -208,37 +204,6 @@ class Advisor:
             self._myopic = Advisor(table, self._trans, self._cache_size)
             self._myopic._known = np.ones_like(self._known)
         return self._myopic
-
-    # -- helpers --------------------------------------------------------------------------------
-    def _box_values(
-        self,
-        card: Scorecard,
-        dice: tuple[int, ...],
-        state: tuple[int, int, int],
-        turn: TurnPieces,
-    ) -> dict[Category, float]:
-        """Points now plus everything after, for each box the rules allow these dice in."""
-        bonus = (
-            YAHTZEE_BONUS
-            if card.is_extra_yahtzee(dice) and card[Category.YAHTZEE] == YAHTZEE_POINTS
-            else 0
-        )
-        values: dict[Category, float] = {}
-        for category, points in options(card, dice).items():
-            c = _INDEX[category]
-            value = float(turn.future[c, _outcome(c, points)]) + points
-            values[category] = value + bonus if bonus else value
-        return values
-
-
-def _outcome(c: int, points: int) -> int:
-    """Which next state scoring ``points`` in box ``c`` leads to (see ``Transitions``)."""
-    face = int(FACE_OF_BOX[c])
-    if face:
-        return points // face
-    if c == YAHTZEE_BOX:
-        return int(points == YAHTZEE_POINTS)
-    return 0
 
 
 __all__ = [

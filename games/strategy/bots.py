@@ -11,7 +11,8 @@ Policies:
 * ``greedy``: the best expected points of the turn being played, nothing after it.
 * ``win``: in games of two or more, the last :data:`~games.strategy.winning.HORIZON`
   rounds played for the best chance of finishing first against the other seats' cards
-  (each taken to play for expected score); before that, and alone, like ``optimal``.
+  (each taken to play for expected score) wherever the coach can solve that in a hint's
+  time (see :mod:`.winning`); before that, and alone, like ``optimal``.
 * ``casual``: mostly the best choice, now and then a slightly weaker one (within
   ``CASUAL_SLACK`` expected points), like a decent human.
 
@@ -141,6 +142,8 @@ def win_action(
         return Roll(seat)
     ranking = rank_to_win(advisor, card, state.dice, state.rolls_left, opponents)
     sensible = [o for o in ranking if not (isinstance(o.choice, tuple) and len(o.choice) == 5)]
+    if not sensible:  # too much to solve in a hint's time: as the coach would hint
+        return optimal_action(advisor, state, seat, rng)
     return action_for(state, seat, sensible[0])
 
 

@@ -130,7 +130,7 @@ def play_batch(advisor: Advisor, games: int, rng: np.random.Generator, turns: in
             w = np.flatnonzero(is_yahtzee)
             f = face[w]
             points[w] = (trans.yahtzee_points[:, f] + trans.joker_extra[:, f] * armed[w]).T
-            legal[w] = (trans.yahtzee_penalty[:, f, m[w]] == 0).T
+            legal[w] = ~trans.yahtzee_illegal[m[w], :, f]
         legal &= (m[:, None] & _BITS[None, :]) == 0
         raw = np.where(_IS_UPPER[None, :], u[:, None] + points, u[:, None])
         next_u = np.minimum(raw, UPPER_CAP)

@@ -72,7 +72,7 @@ def box_outcomes(trans: Transitions, state: State) -> BoxOutcomes:
     faces = trans.yahtzee_points + trans.joker_extra * armed
     points[:, YAHTZEE_ROLLS] = faces.astype(points.dtype)
     legal = np.repeat(trans.tables.legal[m][:, None], points.shape[1], axis=1)
-    legal[:, YAHTZEE_ROLLS] = trans.yahtzee_penalty[:, :, m] == 0
+    legal[:, YAHTZEE_ROLLS] = ~trans.yahtzee_illegal[m]
     legal &= ((m & _BITS) == 0)[:, None]
     gain = points.copy()
     raw = np.where(_IS_UPPER[:, None], u + points, u)

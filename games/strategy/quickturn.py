@@ -19,8 +19,16 @@ only the pieces asked for are computed. The values are the lattice's up to round
 (sums taken in another order, ~1e-13); a keep equal to a box in fact stays equal, as
 "keep all five with one roll left" is given the best box's value outright.
 
+Three details keep a first sight cheap (measured in docs/benchmarks.md, #18): ``W`` is
+one gather from precomputed offsets per upper subtotal instead of the solver's batch
+function; the value of every keep with one roll left (``REROLL @ S``, 462 numbers) is
+kept, so ranking with one roll left is a gather; and each roll's best keep is one
+``maximum.reduceat`` over the 4,368 (roll, keep) pairs laid end to end instead of a
+gather padded to 252 x 32.
+
 Pieces are remembered per (table, state) in one named, weight-bounded cache shared by
-every advisor of the process (:data:`CACHE_BYTES`, ~5 KB a state).
+every advisor of the process (:data:`CACHE_BYTES`, ~7 KB a state); the per-rules
+constants (:class:`FinalRolls`) belong to each advisor.
 """
 
 from __future__ import annotations
@@ -32,10 +40,19 @@ import numpy as np
 
 from games import caches
 
-from .dice import YAHTZEE_ROLLS
-from .lattice import REROLL, SUBKEEP_LISTS, SUBKEEPS
-from .ruletables import BOXES, YAHTZEE_BIT, YAHTZEE_BONUS
-from .solver import Transitions, future_values
+from .dice import DICE, YAHTZEE_ROLLS
+from .lattice import FLAT_KEEPS, REROLL, ROLL_OFFSET, SUBKEEP_LISTS
+from .ruletables import (
+    BOXES,
+    FACE_OF_BOX,
+    UPPER_BONUS,
+    UPPER_BOXES,
+    UPPER_CAP,
+    YAHTZEE_BIT,
+    YAHTZEE_BONUS,
+    YAHTZEE_BOX,
+)
+from .solver import UPPER_STATES, Transitions
 
 CACHE_BYTES = 16 << 20  # all advisors of the process, every rules profile together
 _ENTRY_OVERHEAD = 400  # the dataclass, its dict slot and the key, roughly
@@ -53,19 +70,27 @@ class TurnPieces:
     """What ranking positions of one turn-start state needs, filled in as asked."""
 
     future: np.ndarray  # (13, 6): bonus + value of the next turn per box and outcome
-    final: np.ndarray | None = None  # (252,): each final roll's best box
+    keeps1: np.ndarray | None = None  # (462,): each keep's value with one roll left
     rolls1: np.ndarray | None = None  # (252,): each roll's best keep with one roll left
 
 
 def _weight(pieces: TurnPieces) -> int:
     """Weighed as if complete, so filling an entry in never outgrows the bound."""
-    return _ENTRY_OVERHEAD + 13 * 6 * 8 + 2 * 252 * 8
+    return _ENTRY_OVERHEAD + (13 * 6 + 462 + 252) * 8
 
 
 #: Flat indices of the keeps out of each roll (``lattice.SUBKEEP_LISTS`` order), as arrays.
 SUBKEEP_INDICES: tuple[np.ndarray, ...] = tuple(
     np.array([flat for _, flat in listed], dtype=np.intp) for listed in SUBKEEP_LISTS
 )
+#: The keeps themselves, per roll, in the same order (the whole roll comes last).
+SUBKEEP_CHOICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(keep for keep, _ in listed) for listed in SUBKEEP_LISTS
+)
+assert all(len(keeps[-1]) == DICE for keeps in SUBKEEP_CHOICES)
+#: Every roll's keeps laid end to end, and where each roll's run starts (for reduceat).
+_SUBKEEPS_FLAT = np.concatenate(SUBKEEP_INDICES)
+_SUBKEEP_STARTS = np.cumsum([0] + [len(i) for i in SUBKEEP_INDICES[:-1]])
 
 
 TURNS = caches.lru(
@@ -73,59 +98,93 @@ TURNS = caches.lru(
 )
 
 
-@dataclass(frozen=True)
-class _Gather:
-    """Per-rules constants for :func:`final_values`."""
+def _future_offsets() -> tuple[np.ndarray, np.ndarray]:
+    """``offset[u, y, c, k]``: where (upper, yahtzee50) of the state that outcome ``k`` of box
+    ``c`` leads to sits within a mask's block of the table; ``bonus[u, c, k]``: the 35 it
+    earns. As :func:`.solver.future_values` reads them (outcomes a box cannot have included)."""
+    offset = np.empty((UPPER_STATES, 2, BOXES, DICE + 1), dtype=np.intp)
+    bonus = np.zeros((UPPER_STATES, BOXES, DICE + 1))
+    k = np.arange(DICE + 1)
+    for u in range(UPPER_STATES):
+        for y in (0, 1):
+            offset[u, y] = u * 2 + y
+            offset[u, y, YAHTZEE_BOX, :2] = u * 2 + k[:2]  # 0 or 50 in it
+            for c in UPPER_BOXES:
+                raw = u + int(FACE_OF_BOX[c]) * k
+                offset[u, y, c] = np.minimum(raw, UPPER_CAP) * 2 + y
+                bonus[u, c] = UPPER_BONUS * ((raw >= UPPER_CAP) & (u < UPPER_CAP))
+    return offset, bonus
 
-    points: np.ndarray  # (13, 252) float
-    flat_kind: np.ndarray  # (13, 252) index into W.ravel()
-    yahtzee_flat_kind: np.ndarray  # (13, 6)
 
-
-#: Keyed by ``id(trans)``; an entry holds its ``trans.points``, so an id reused by another
-#: object is told apart (``points is``). ~50 KB an entry: a few per rules profile in use.
-_GATHERS = caches.lru("strategy: final-roll gathers by transitions", maxsize=16)
-
-
-def _gather(trans: Transitions) -> _Gather:
-    known = _GATHERS.get(id(trans))
-    if known is None or known.points is not trans.points:
-        rows = np.arange(BOXES)[:, None] * trans.outcome_points.shape[1]
-        known = _Gather(trans.points, rows + trans.kind, rows + trans.yahtzee_kind)
-        _GATHERS.set(id(trans), known)
-    return known
+_FUTURE_OFFSET, _FUTURE_BONUS = _future_offsets()
+_MASK_BITS = (1 << np.arange(BOXES))[:, None]
+_MASK_STRIDE = UPPER_STATES * 2
 
 
 def box_future(values: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
-    m, u, y = (np.array([v], dtype=np.intp) for v in state)
-    return np.ascontiguousarray(future_values(values, m, u, y)[:, :, 0])
+    """``W[c, k]`` of one state (:func:`.solver.future_values` for a batch of one)."""
+    m, u, y = state
+    index = (m | _MASK_BITS) * _MASK_STRIDE + _FUTURE_OFFSET[u, y]
+    future = values.reshape(-1).take(index)
+    future += _FUTURE_BONUS[u]
+    return future
+
+
+class FinalRolls:
+    """``S[r]`` of one state, with the per-rules constants laid out once (one per advisor)."""
+
+    def __init__(self, trans: Transitions) -> None:
+        rows = np.arange(BOXES)[:, None] * trans.outcome_points.shape[1]
+        self._points = trans.points  # (13, 252) float
+        self._flat_kind = rows + trans.kind  # (13, 252) index into W.ravel()
+        self._yahtzee_flat_kind = rows + trans.yahtzee_kind  # (13, 6)
+        # five of a face in each box: ordinary points, and with the Joker (one of the two
+        # terms is always 0, so adding them first changes no rounding)
+        self._yahtzee_points = (trans.yahtzee_points, trans.yahtzee_points + trans.joker_extra)
+        self._illegal = trans.illegal
+        self._yahtzee_illegal = trans.yahtzee_illegal
+
+    def __call__(self, future: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
+        """``S[r]``: the value of ending the turn with roll ``r`` in its best legal box."""
+        m, _, y = state
+        flat = future.ravel()
+        choice = flat.take(self._flat_kind)
+        choice += self._points
+        np.copyto(choice, -np.inf, where=self._illegal[m, :, None])
+        best = choice.max(axis=0)
+        armed = bool(m & YAHTZEE_BIT)
+        reached = flat.take(self._yahtzee_flat_kind)
+        reached += self._yahtzee_points[armed]
+        np.copyto(reached, -np.inf, where=self._yahtzee_illegal[m])
+        best[YAHTZEE_ROLLS] = reached.max(axis=0) + (YAHTZEE_BONUS if armed and y else 0)
+        return best
 
 
 def final_values(trans: Transitions, future: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
     """``S[r]``: the value of ending the turn with roll ``r`` in its best legal box."""
-    m, _, y = state
-    g = _gather(trans)
-    flat = future.ravel()
-    choice = flat[g.flat_kind]
-    choice += g.points
-    choice += trans.penalty[:, m][:, None]
-    best = choice.max(axis=0)
-    armed = bool(m & YAHTZEE_BIT)
-    reached = flat[g.yahtzee_flat_kind] + trans.yahtzee_points
-    if armed:
-        reached += trans.joker_extra
-    reached += trans.yahtzee_penalty[:, :, m]
-    best[YAHTZEE_ROLLS] = reached.max(axis=0) + (YAHTZEE_BONUS if armed and y else 0)
-    return best
+    return FinalRolls(trans)(future, state)
+
+
+#: The reroll matrix without its last 252 rows (keeping all five dice: the identity).
+_REROLL_HEAD = np.ascontiguousarray(REROLL[:ROLL_OFFSET])
 
 
 def keep_values(after: np.ndarray, keeps: np.ndarray | None = None) -> np.ndarray:
     """The value of each keep (flat indices ``keeps``, default all 462) before rolling the
     rest, given the value ``after[r]`` of holding each roll afterwards."""
-    matrix = REROLL if keeps is None else REROLL[keeps]
-    return matrix @ after
+    if keeps is not None:
+        return REROLL[keeps] @ after
+    values = np.empty(FLAT_KEEPS)
+    np.matmul(_REROLL_HEAD, after, out=values[:ROLL_OFFSET])
+    values[ROLL_OFFSET:] = after  # keeping all five: nothing is rolled
+    return values
+
+
+def best_of_keeps(keeps: np.ndarray) -> np.ndarray:
+    """``B[r]``: the best of roll ``r``'s keeps, given the value of every keep (all 462)."""
+    return np.maximum.reduceat(keeps.take(_SUBKEEPS_FLAT), _SUBKEEP_STARTS)
 
 
 def best_keeps(after: np.ndarray) -> np.ndarray:
     """``B[r]``: the best keep out of roll ``r`` (keeping all five included)."""
-    return keep_values(after)[SUBKEEPS].max(axis=1)
+    return best_of_keeps(keep_values(after))

@@ -110,7 +110,7 @@ def rule_tables(rules: Rules) -> RuleTables:
     points = _points(rules)
     legal = np.zeros((MASKS, BOXES), dtype=bool)
     joker_legal = np.zeros((MASKS, SIDES, BOXES), dtype=bool)
-    joker_points = np.zeros((MASKS, SIDES, BOXES), dtype=np.int64)
+    joker_points = np.zeros((MASKS, SIDES, BOXES), dtype=np.int16)  # at most 50: 1.3 MB
     index = {category: i for i, category in enumerate(CATEGORIES)}
     yahtzees = [(face,) * 5 for face in range(1, SIDES + 1)]
     for mask in range(MASKS - 1):  # the full card has no options

@@ -22,7 +22,9 @@ from .advisor import Advisor
 from .dice import ROLL_PROBABILITY
 from .lattice import FLAT_KEEPS, REROLL, SUBKEEPS
 from .outcomes import FULL, State, box_outcomes, state_of
-from .solver import turn_values
+from .quickturn import keep_values
+from .ruletables import MASKS
+from .solver import UPPER_STATES
 
 CACHE_BYTES = 8 << 20  # per process, all rules profiles: a few thousand states' vectors
 _TO_COME = caches.lru(
@@ -30,10 +32,6 @@ _TO_COME = caches.lru(
     maxsize=CACHE_BYTES,
     getsizeof=lambda d: d.nbytes + 100,
 )
-
-
-def _flat_keeps(levels: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate([level[:, 0] for level in levels])
 
 
 def _follow_keeps(start: np.ndarray, keep_values: np.ndarray) -> np.ndarray:
@@ -46,27 +44,29 @@ def _follow_keeps(start: np.ndarray, keep_values: np.ndarray) -> np.ndarray:
 
 def turn_endings(advisor: Advisor, state: State) -> dict[tuple[int, State], float]:
     """The chance of each (points scored, next state) ending of ``state``'s turn under
-    optimal play."""
-    m, u, y = state
+    optimal play (the keeps' values as :meth:`Advisor.rank` reads them, :mod:`.quickturn`)."""
     values = advisor.table.values
-    one = (np.array([m], dtype=np.intp), np.array([u]), np.array([y]))
-    turn = turn_values(advisor.transitions, values, *one)
-    after_first = _follow_keeps(ROLL_PROBABILITY, _flat_keeps(turn.keeps[2]))
-    final = _follow_keeps(after_first, _flat_keeps(turn.keeps[1]))
+    turn = advisor._turn(state, 2)
+    assert turn.keeps1 is not None and turn.rolls1 is not None
+    after_first = _follow_keeps(ROLL_PROBABILITY, keep_values(turn.rolls1))
+    final = _follow_keeps(after_first, turn.keeps1)
     out = box_outcomes(advisor.transitions, state)
     worth = out.gain + values[out.next_mask[:, None], out.next_upper, out.next_yahtzee]
     worth = np.where(out.legal, worth, -np.inf)
-    box = worth.argmax(axis=0)
-    rolls = np.arange(worth.shape[1])
+    rolls = np.flatnonzero(final > 0)
+    box = worth.argmax(axis=0)[rolls]
+    # one key per (points, next state), the chances of the rolls that end so added up
+    gain = out.gain[box, rolls]
+    key = ((gain * MASKS + out.next_mask[box]) * UPPER_STATES + out.next_upper[box, rolls]) * 2
+    key += out.next_yahtzee[box, rolls]
+    keys, which = np.unique(key, return_inverse=True)
+    chances = np.bincount(which, weights=final[rolls]).tolist()
     endings: dict[tuple[int, State], float] = {}
-    for r in np.flatnonzero(final > 0):
-        c = box[r]
-        key = (
-            int(out.gain[c, r]),
-            (int(out.next_mask[c]), int(out.next_upper[c, r]), int(out.next_yahtzee[c, r])),
-        )
-        endings[key] = endings.get(key, 0.0) + float(final[r])
-    del rolls
+    for k, p in zip(keys.tolist(), chances, strict=True):
+        rest, y = divmod(k, 2)
+        rest, u = divmod(rest, UPPER_STATES)
+        points, m = divmod(rest, MASKS)
+        endings[(points, (m, u, y))] = p
     return endings
 
 

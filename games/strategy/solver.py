@@ -95,19 +95,22 @@ def settled_upper(room: np.ndarray) -> np.ndarray:
 def layer_states(
     masks: np.ndarray, reach: np.ndarray, settled: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct states to solve for these masks, as arrays (mask, upper, yahtzee50)."""
-    sub_reach = reach[masks]
-    live = sub_reach & ~settled[masks]
+    """The distinct states to solve for these masks, as arrays (mask, upper, yahtzee50),
+    ordered by mask, then upper, then yahtzee50 (``masks`` ascending)."""
+    live = reach[masks] & ~settled[masks]
     # one state at 63 for every mask stands for all its settled subtotals
     live[:, UPPER_CAP] = True
-    rows, ups = np.nonzero(live)
-    m = masks[rows]
-    armed = (m & YAHTZEE_BIT) != 0
-    m = np.concatenate([m, m[armed]])
-    u = np.concatenate([ups, ups[armed]])
-    y = np.concatenate([np.zeros(len(rows), np.intp), np.ones(int(armed.sum()), np.intp)])
-    order = np.lexsort((y, u, m))
-    return m[order], u[order], y[order]
+    rows, ups = np.nonzero(live)  # row by row: sorted by (mask, upper)
+    del live
+    # a filled Yahtzee box holds 0 or 50: two states, side by side
+    twice = ((masks[rows] & YAHTZEE_BIT) != 0).astype(np.intp) + 1
+    m = np.repeat(masks[rows], twice)
+    del rows
+    u = np.repeat(ups, twice)
+    del ups
+    y = np.ones(len(m), dtype=np.intp)
+    y[np.cumsum(twice) - twice] = 0  # the first of each (mask, upper)
+    return m, u, y
 
 
 # -- one turn, for a batch of states -------------------------------------------------------
@@ -182,7 +185,7 @@ def final_roll_values(
     future = future_values(values, m, u, y)
     # outcome points folded in, illegal boxes at -inf: choice[c, k, s]
     choice = future + trans.outcome_points[:, :, None]
-    choice += trans.penalty[:, m][:, None, :]
+    np.copyto(choice, -np.inf, where=trans.illegal[m].T[:, None, :])
     best = work.get("final", ROLL_COUNT, n)
     scratch = work.get("scratch", ROLL_COUNT, n)
     for i, c in enumerate(trans.dense):
@@ -205,7 +208,7 @@ def final_roll_values(
     reached = future[_BOX_COLUMN, trans.yahtzee_kind]  # (13, 6, n)
     reached += trans.yahtzee_points[:, :, None]
     reached += trans.joker_extra[:, :, None] * armed
-    reached += trans.yahtzee_penalty[:, :, m]
+    np.copyto(reached, -np.inf, where=trans.yahtzee_illegal[m].transpose(1, 2, 0))
     yahtzee = reached.max(axis=0)  # (6, n)
     yahtzee += YAHTZEE_BONUS * (y * armed)
     best[YAHTZEE_ROLLS] = yahtzee
@@ -233,14 +236,23 @@ def keep_values(
     return levels
 
 
-def best_keep(levels: list[np.ndarray], work: Workspace | None = None, tag: str = "") -> np.ndarray:
-    """Maximum lattice: ``B[r, s]``, the best keep out of roll ``r`` (keeping all included)."""
+def best_keep(
+    levels: list[np.ndarray],
+    work: Workspace | None = None,
+    tag: str = "",
+    out: np.ndarray | None = None,
+) -> np.ndarray:
+    """Maximum lattice: ``B[r, s]``, the best keep out of roll ``r`` (keeping all included),
+    written to ``out`` if given (it must not be one of ``levels``)."""
     work = work or Workspace()
     n = levels[0].shape[1]
     best = levels[0]
     for size in range(1, DICE + 1):
         columns, prefixes = DISTINCT_PARENTS[size]
-        current = work.get(f"best{tag}{size}", len(levels[size]), n)
+        if size == DICE and out is not None:
+            current = out
+        else:
+            current = work.get(f"best{tag}{size}", len(levels[size]), n)
         np.take(best, columns[0], axis=0, out=current, mode="clip")
         np.maximum(current, levels[size], out=current)
         scratch = work.get("scratch", len(levels[size]), n)
@@ -284,6 +296,23 @@ def turn_values(
     return TurnValues({1: keeps1, 2: keeps2}, {0: final, 1: rolls1, 2: rolls2}, start)
 
 
+def start_values(
+    trans: Transitions,
+    values: np.ndarray,
+    m: np.ndarray,
+    u: np.ndarray,
+    y: np.ndarray,
+    work: Workspace,
+) -> np.ndarray:
+    """Only ``start`` of :func:`turn_values` (the build's need), in a third less memory: the
+    second reroll reuses the first one's buffers (each is dead by then) and ends in the
+    final rolls' buffer (read for the last time by the first reroll's maximum)."""
+    final = final_roll_values(trans, values, m, u, y, work)
+    rolls1 = best_keep(keep_values(final, work), work)
+    rolls2 = best_keep(keep_values(rolls1, work), work, out=final)
+    return ROLL_PROBABILITY @ rolls2
+
+
 # -- the whole table -------------------------------------------------------------------------
 
 
@@ -313,6 +342,16 @@ class StrategyTable:
         return float(self.values[0, 0, 0])
 
 
+def _share_values(values: np.ndarray, masks: np.ndarray, settled: np.ndarray) -> None:
+    """After a layer: settled subtotals take the value at 63, and a Yahtzee box still open
+    (no 50 in it) the value without."""
+    block = values[masks]  # a copy, changed in place and written back
+    np.copyto(block, block[:, UPPER_CAP : UPPER_CAP + 1, :], where=settled[masks][:, :, None])
+    open_yahtzee = (masks & YAHTZEE_BIT) == 0
+    block[open_yahtzee, :, 1] = block[open_yahtzee, :, 0]
+    values[masks] = block
+
+
 def solve(
     rules: Rules,
     workers: int | None = None,
@@ -336,7 +375,7 @@ def solve(
     popcount = np.array([bin(mask).count("1") for mask in range(MASKS)])
     solved = (np.arange(MASKS) & from_mask) == from_mask
     workers = workers or min(2, os.cpu_count() or 1)
-    total_states = 0
+    total_states = done = 0
     local = threading.local()
 
     def workspace() -> Workspace:
@@ -346,9 +385,7 @@ def solve(
 
     def run(part: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         m, u, y = part
-        flat[(m * UPPER_STATES + u) * 2 + y] = turn_values(
-            trans, values, m, u, y, workspace()
-        ).start
+        flat[(m * UPPER_STATES + u) * 2 + y] = start_values(trans, values, m, u, y, workspace())
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for layer in range(BOXES - 1, -1, -1):
@@ -362,16 +399,11 @@ def solve(
                 for i in range(0, len(m), chunk)
             ]
             list(pool.map(run, parts))
-            # settled subtotals share the value at 63; a Yahtzee box still open has no 50 in it
-            block = values[masks]
-            block = np.where(
-                settled[masks][:, :, None], block[:, UPPER_CAP : UPPER_CAP + 1, :], block
-            )
-            open_yahtzee = (masks & YAHTZEE_BIT) == 0
-            block[open_yahtzee, :, 1] = block[open_yahtzee, :, 0]
-            values[masks] = block
+            del m, u, y, parts  # before the next layer's are made: the build's peak memory
+            _share_values(values, masks, settled)
             if progress:
-                progress(layer, len(m))
+                progress(layer, total_states - done)
+            done = total_states
     return StrategyTable(
         rules=rules,
         values=values,

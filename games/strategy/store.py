@@ -1,125 +1,48 @@
-"""Solved tables on disk, and advisors in memory, built in the background when asked.
-
-A table is stored as one ``.npz`` file per rules profile in a cache folder: the
-``cache_dir`` argument, else the environment variable ``STRATEGY_CACHE_DIR``, else
-``./var/strategy``. (The Django side passes ``settings.STRATEGY_CACHE_DIR``; this
-package does not import Django.) A file records a fingerprint of the rules module and
-of the solver: when either changes, the stored table is ignored and built again.
-"""
+"""Advisors in memory, from the tables on disk (:mod:`.tablefile`), built in the background
+when asked."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-import numpy as np
-
 from games import caches
-from games import rules as rules_module
 from games.rules import Rules
 
 from .advisor import Advisor
-from .ruletables import RuleTables
-from .solver import StrategyTable, solve
+from .solver import solve
+from .tablefile import (
+    ENV_CACHE_DIR,
+    FORMAT,
+    default_cache_dir,
+    fingerprint,
+    load_table,
+    profile_name,
+    save_table,
+    table_path,
+)
 
 logger = logging.getLogger(__name__)
 
-FORMAT = 1
-ENV_CACHE_DIR = "STRATEGY_CACHE_DIR"
-_SOURCES = ("dice.py", "ruletables.py", "transitions.py", "solver.py", "store.py")
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get(ENV_CACHE_DIR) or Path.cwd() / "var" / "strategy")
-
-
-def profile_name(rules: Rules) -> str:
-    return "upper-first" if rules.upper_first else "official"
-
-
-def table_path(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return folder / f"yahtzee-{profile_name(rules)}.npz"
-
-
-def fingerprint() -> str:
-    """Changes whenever the rules module or the solver changes."""
-    digest = hashlib.sha256(f"format {FORMAT}".encode())
-    digest.update(Path(rules_module.__file__).read_bytes())
-    here = Path(__file__).parent
-    for name in _SOURCES:
-        digest.update((here / name).read_bytes())
-    return digest.hexdigest()
-
-
-def save_table(table: StrategyTable, path: str | os.PathLike[str]) -> Path:
-    """Write ``table`` to ``path`` atomically (a reader never sees half a file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {
-        "format": FORMAT,
-        "fingerprint": fingerprint(),
-        "rules": table.rules.to_dict(),
-        "seconds": table.seconds,
-        "states": table.states,
-        "empty_card_value": table.empty_card_value,
-    }
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(
-                out,
-                meta=np.array(json.dumps(meta)),
-                values=table.values,
-                points=table.tables.points.astype(np.int16),
-                legal=table.tables.legal,
-                joker_legal=table.tables.joker_legal,
-                joker_points=table.tables.joker_points.astype(np.int16),
-                solved=table.solved,
-            )
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def load_table(rules: Rules, path: str | os.PathLike[str]) -> StrategyTable | None:
-    """The table stored at ``path`` for ``rules``, or None if missing, stale or unreadable."""
-    path = Path(path)
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            if meta.get("fingerprint") != fingerprint() or Rules.from_dict(meta["rules"]) != rules:
-                logger.info("Ignoring stale strategy table %s", path)
-                return None
-            tables = RuleTables(
-                rules=rules,
-                points=data["points"].astype(np.int64),
-                legal=data["legal"],
-                joker_legal=data["joker_legal"],
-                joker_points=data["joker_points"].astype(np.int64),
-            )
-            return StrategyTable(
-                rules=rules,
-                values=data["values"],
-                tables=tables,
-                seconds=float(meta.get("seconds", 0.0)),
-                states=int(meta.get("states", 0)),
-                solved=data["solved"],
-            )
-    except (OSError, ValueError, KeyError) as error:
-        logger.warning("Ignoring unreadable strategy table %s: %s", path, error)
-        return None
+__all__ = [
+    "ENV_CACHE_DIR",
+    "FORMAT",
+    "advisor_for",
+    "advisor_if_ready",
+    "default_cache_dir",
+    "fingerprint",
+    "forget_advisors",
+    "load_table",
+    "loaded_advisor",
+    "profile_name",
+    "save_table",
+    "strategy_status",
+    "table_path",
+    "wait_until_ready",
+]
 
 
 # -- advisors in memory ------------------------------------------------------------------------

@@ -17,8 +17,6 @@ from .ruletables import (
     RuleTables,
 )
 
-NEG_INF = -np.inf
-
 
 @dataclass(frozen=True)
 class Transitions:
@@ -30,6 +28,11 @@ class Transitions:
     points of that outcome where they depend only on it (upper boxes, Yahtzee), else 0.
     ``yahtzee_*[c, f - 1]``: five ``f`` in box ``c``: outcome and points, what the Joker
     adds, and (per mask) whether they may go there at all.
+
+    ``illegal`` and ``yahtzee_illegal`` are booleans, one mask's contiguous: a single
+    position reads its mask's 13 + 78 entries in one place, and the two take 0.7 MB where
+    float penalties (0 or -inf, added) took 5.9 MB (the build's peak memory,
+    docs/benchmarks.md #18). Illegal choices are set to -inf where they are.
     """
 
     tables: RuleTables
@@ -40,11 +43,11 @@ class Transitions:
     dense: tuple[int, ...]
     sparse: tuple[int, ...]
     sparse_rows: dict[int, np.ndarray]
-    penalty: np.ndarray  # (13, MASKS) 0 where an ordinary roll may go, -inf elsewhere
+    illegal: np.ndarray  # (MASKS, 13) bool: an ordinary roll may not go in the box
     yahtzee_kind: np.ndarray  # (13, 6) outcome of five of a face in each box
     yahtzee_points: np.ndarray  # (13, 6) their points, Joker aside
     joker_extra: np.ndarray  # (13, 6) what the Joker adds (Full House, straights)
-    yahtzee_penalty: np.ndarray  # (13, 6, MASKS) 0 where five of a face may go, -inf elsewhere
+    yahtzee_illegal: np.ndarray  # (MASKS, 13, 6) bool: five of a face may not go in the box
 
 
 def _kind(points: np.ndarray, box_axis: int) -> np.ndarray:
@@ -101,7 +104,7 @@ def transitions(tables: RuleTables) -> Transitions:
         armed[:, None, None],
         tables.joker_legal,
         np.broadcast_to(tables.legal[:, None, :], tables.joker_legal.shape),
-    )
+    )  # (MASKS, 6, 13)
     return Transitions(
         tables=tables,
         points=points,
@@ -111,11 +114,11 @@ def transitions(tables: RuleTables) -> Transitions:
         dense=dense,
         sparse=tuple(sparse),
         sparse_rows=sparse_rows,
-        penalty=np.ascontiguousarray(np.where(tables.legal, 0.0, NEG_INF).T),
+        illegal=~tables.legal,
         yahtzee_kind=yahtzee_kind,
         yahtzee_points=ordinary_points.astype(np.float64),
         joker_extra=(joker_points - ordinary_points).astype(np.float64),
-        yahtzee_penalty=np.ascontiguousarray(np.where(legal, 0.0, NEG_INF).transpose(2, 1, 0)),
+        yahtzee_illegal=~np.ascontiguousarray(legal.transpose(0, 2, 1)),
     )
 
 

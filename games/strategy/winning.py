@@ -14,8 +14,12 @@ ending the turn in box ``c`` with roll ``r`` reads ``V(next, t + gain)``, a shif
 
 Each state reachable from the one being played is solved for the totals it can have: from
 ``t0`` to ``t0`` plus the most its path can have added (a first pass finds it), so the work
-grows with the rounds left; :data:`HORIZON` rounds are solved (see
-docs/benchmarks.md for the time a decision takes at each horizon).
+grows with the rounds left, and is known before the lattice runs: the number of columns,
+summed over the states (~15 microseconds of CPU each). The last :data:`ALWAYS_SOLVED`
+rounds are always solved; with :data:`HORIZON` rounds left, only a position whose plan fits
+in :data:`WORK_BOUND` columns (a decision within the time a hint may take; most positions
+do); otherwise that decision is played for expected score. See docs/benchmarks.md (#18)
+for the time a decision takes and the win rate at each horizon.
 """
 
 from __future__ import annotations
@@ -33,9 +37,11 @@ from .dice import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
 from .outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
 from .ruletables import CATEGORIES
 from .scoredist import final_score_distribution
-from .solver import TurnValues, best_keep, keep_values
+from .solver import TurnValues, Workspace, best_keep, keep_values
 
-HORIZON = 3  # rounds solved to win (the last ones); before, play for expected score
+HORIZON = 4  # the most rounds solved to win (the last ones); before, play for expected score
+ALWAYS_SOLVED = 3  # rounds solved to win whatever the work
+WORK_BOUND = 5000  # lattice columns a plan of more rounds may take (~75 ms of CPU)
 PROBABILITY_TIE = 1e-12  # chances closer than this are equal: the expected score decides
 
 
@@ -77,7 +83,16 @@ class _Plan:
         self.utility = utility
         self.known: dict[State, np.ndarray] = {}
         self.outcomes: dict[State, BoxOutcomes] = {}
+        #: per state, per legal box: its rolls, the next states they lead to, which of them
+        #: each roll leads to (found by the first pass, read again by the second)
+        self.endings: dict[State, list[tuple[int, np.ndarray, list[State], np.ndarray]]] = {}
+        self._scratch = Workspace()  # the lattice's buffers, shared by every state's turn
         self.reach = self._reach(root)
+
+    @property
+    def work(self) -> int:
+        """Lattice columns the plan solves: one per reachable (state, total)."""
+        return sum(width + 1 for state, width in self.reach.items() if state[0] != FULL)
 
     def _reach(self, root: State) -> dict[State, int]:
         """Most points each state reachable from ``root`` can have added since (its totals run
@@ -90,14 +105,18 @@ class _Plan:
                 if state[0] == FULL:
                     continue
                 out = self.outcomes[state] = box_outcomes(self.trans, state)
-                for c in np.flatnonzero(out.legal.any(axis=1)):
+                endings = self.endings[state] = []
+                for c in np.flatnonzero(out.legal.any(axis=1)).tolist():
                     rolls = np.flatnonzero(out.legal[c])
                     code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
                     m = int(out.next_mask[c])
-                    for k in np.unique(code):
-                        after = (m, int(k) // 2, int(k) % 2)
-                        most = reach[state] + int(out.gain[c, rolls[code == k]].max())
-                        following[after] = max(following.get(after, 0), most)
+                    codes, row = np.unique(code, return_inverse=True)
+                    nexts = [(m, k // 2, k % 2) for k in codes.tolist()]
+                    endings.append((c, rolls, nexts, row))
+                    most = np.full(len(nexts), -1, dtype=np.int64)
+                    np.maximum.at(most, row, out.gain[c, rolls])
+                    for after, gained in zip(nexts, most.tolist(), strict=True):
+                        following[after] = max(following.get(after, 0), reach[state] + gained)
             reach.update(following)
             layer = list(following)
         return reach
@@ -125,12 +144,8 @@ class _Plan:
         rolls_count = out.gain.shape[1]
         final = np.full((rolls_count, width), -np.inf)
         boxes = np.full((len(CATEGORIES), rolls_count, width), -np.inf) if per_box else None
-        for c in np.flatnonzero(out.legal.any(axis=1)):
-            rolls = np.flatnonzero(out.legal[c])
-            code = out.next_upper[c, rolls] * 2 + out.next_yahtzee[c, rolls]
-            nexts, row = np.unique(code, return_inverse=True)
-            m = int(out.next_mask[c])
-            found = [self.value((m, int(k) // 2, int(k) % 2)) for k in nexts]
+        for c, rolls, nexts, row in self.endings[state]:
+            found = [self.value(after) for after in nexts]
             rows = np.zeros((len(found), max(len(v) for v in found)))
             for i, v in enumerate(found):  # padding is never read: no roll reaches past a row
                 rows[i, : len(v)] = v
@@ -138,23 +153,28 @@ class _Plan:
             final[rolls] = np.maximum(final[rolls], chance)
             if boxes is not None:
                 boxes[c, rolls] = chance
-        keeps1 = keep_values(final)
-        rolls1 = best_keep(keeps1)
-        keeps2 = keep_values(rolls1)
-        rolls2 = best_keep(keeps2)
+        # every state this one leads to was solved above: the scratch buffers are free
+        scratch = self._scratch
+        keeps1 = keep_values(final, scratch, "1")
+        rolls1 = best_keep(keeps1, scratch, "1")
+        keeps2 = keep_values(rolls1, scratch, "2")
+        rolls2 = best_keep(keeps2, scratch, "2")
         start = ROLL_PROBABILITY @ rolls2
         return boxes, TurnValues({1: keeps1, 2: keeps2}, {0: final, 1: rolls1, 2: rolls2}, start)
 
 
-_Root = tuple[np.ndarray, dict[int, list[np.ndarray]]]
+_Root = tuple[np.ndarray, dict[int, list[np.ndarray]]] | None
 ROOT_CACHE_BYTES = 4 << 20
 #: The turn being played, solved to win: a turn's two or three decisions share it. Keyed
 #: by the rules, the player's state and total and each opponent's; ~30 KB an entry.
 _ROOTS = caches.lru(
     "strategy: turns solved to win by (rules, state, total, opponents)",
     maxsize=ROOT_CACHE_BYTES,
-    getsizeof=lambda root: root[0].nbytes + sum(a.nbytes for v in root[1].values() for a in v),
+    getsizeof=lambda root: (
+        100 if root is None else root[0].nbytes + sum(a.nbytes for v in root[1].values() for a in v)
+    ),
 )
+_TOO_MUCH = "too much work"  # cached for a root whose plan exceeds WORK_BOUND
 
 
 def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]) -> _Root:
@@ -166,13 +186,17 @@ def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]
         card.total,
         tuple(sorted((state_of(o), o.total) for o in opponents)),
     )
-    known = _ROOTS.get(key)
-    if known is not None:
+    known = _ROOTS.get(key, _TOO_MUCH)
+    if known is not _TOO_MUCH:
         return known
     dists = [final_score_distribution(advisor, o) for o in opponents]
     reach = card.total + len(card.open_boxes) * GAIN_MAX + 1
     utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + GAIN_MAX)
-    boxes, turn = _Plan(advisor, state, card.total, utility).turn(state, per_box=True)
+    plan = _Plan(advisor, state, card.total, utility)
+    if len(card.open_boxes) > ALWAYS_SOLVED and plan.work > WORK_BOUND:
+        _ROOTS.set(key, None)
+        return None
+    boxes, turn = plan.turn(state, per_box=True)
     assert boxes is not None
     root = (
         np.ascontiguousarray(boxes[:, :, 0]),
@@ -190,12 +214,19 @@ def rank_to_win(
     opponents: Sequence[Scorecard],
 ) -> list[WinOption]:
     """Every choice with these dice, by the chance of finishing ahead of every opponent (each
-    playing for expected score from their card), the expected total breaking ties."""
+    playing for expected score from their card), the expected total breaking ties.
+
+    Empty when there is nothing to choose, or when the turn is too much work to solve in a
+    hint's time (more than :data:`ALWAYS_SOLVED` rounds left and over :data:`WORK_BOUND`):
+    then play for the expected score."""
     dice = parse_dice(dice)
     by_score = advisor.rank(card, dice, rolls_left)
     if not by_score:
         return []
-    boxes, keeps = _root_turn(advisor, card, opponents)
+    root = _root_turn(advisor, card, opponents)
+    if root is None:
+        return []
+    boxes, keeps = root
     roll = ROLL_INDEX[tuple(sorted(dice))]
     chance: dict[object, float] = {}
     for c in np.flatnonzero(boxes[:, roll] > -np.inf):

@@ -1,15 +1,19 @@
-"""``manage.py solve [--upper-first]``: build the optimal-play table and store it."""
+"""``manage.py solve [--upper-first]``: build the optimal-play table and store it.
+
+The solving runs in a child process, ``python -m games.strategy.build``, that loads the
+solver and nothing of Django or the site: Django alone holds ~95 MB before anything is
+solved, the child peaks near 61 MB (docs/benchmarks.md, #18).
+"""
 
 from __future__ import annotations
 
-import time
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
-
-from games.rules import Rules
-from games.strategy import save_table, solve, table_path
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 def strategy_cache_dir() -> Path:
@@ -29,15 +33,22 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=None, help="threads (default: 2)")
 
     def handle(self, *args: object, **options: object) -> None:
-        rules = Rules(upper_first=bool(options["upper_first"]))
         cache_dir = options["cache_dir"] or strategy_cache_dir()
-        started = time.perf_counter()
-        table = solve(rules, workers=options["workers"])  # type: ignore[arg-type]
-        seconds = time.perf_counter() - started
-        path = save_table(table, table_path(rules, cache_dir))  # type: ignore[arg-type]
-        profile = "upper first" if rules.upper_first else "official rules"
-        self.stdout.write(
-            f"{profile}: expected score {table.empty_card_value:.7f} from an empty card "
-            f"({table.states:,} states solved in {seconds:.2f} s)"
+        command = [sys.executable, "-m", "games.strategy.build", "--cache-dir", str(cache_dir)]
+        if options["upper_first"]:
+            command.append("--upper-first")
+        if options["workers"]:
+            command += ["--workers", str(options["workers"])]
+        root = str(settings.BASE_DIR)
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, "PYTHONPATH": path},
+            check=False,
         )
-        self.stdout.write(f"stored in {path}")
+        if done.returncode:
+            raise CommandError(f"Solving failed: {done.stderr.strip() or done.stdout.strip()}")
+        self.stdout.write(done.stdout.rstrip("\n"))
