@@ -128,7 +128,9 @@ async def pushed_board(code: str, browser: Client) -> str:
                 return board_of(html)
         raise AssertionError("the socket pushed no board")
     finally:
-        await socket.disconnect()
+        # Wait for the consumer to finish its own database work (its presence row) before the
+        # test ends and its tables are flushed: under load that takes longer than 1 s.
+        await socket.disconnect(timeout=10)
 
 
 @pytest.mark.parametrize("stage", STAGES)
