@@ -8,9 +8,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from types import MappingProxyType
 from typing import TypeVar
-from urllib.parse import quote
 
-from django.urls import reverse
 from django.utils.translation import get_language
 
 from .. import caches, rules
@@ -24,6 +22,7 @@ from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
 from .scorecard import BoxView, ColumnView, RollOffView, RowView
+from .urls import action_urls
 from .viewmodel import DieView, ViewModel
 
 K = TypeVar("K")
@@ -237,34 +236,6 @@ def _per_version(cache: caches.Cache[K, V], key: K, make: Callable[[], V]) -> V:
 def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
     """Each box with its name and its short name, in ``language`` (the one active)."""
     return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
-
-
-ACTIONS = (
-    "game_join",
-    "game_leave",
-    "game_add_bot",
-    "game_remove_bot",
-    "game_start",
-    "turn_roll",
-    "turn_keep",
-    "turn_score",
-    "game_rematch",
-    "seat_set_client_seed",
-    "game_verify",
-    "game_replay",
-    "game_series",
-    "turn_takeover",
-    "seat_return",
-)
-
-
-@caches.memoize("action URLs by game code", maxsize=4096)
-def action_urls(code: str) -> Mapping[str, str]:
-    """Where a game's forms post, by URL name (reversed once per game, not per render)."""
-    urls = {name: reverse(name, args=[code]) for name in ACTIONS}
-    # Logging in from a table comes back to it.
-    urls["login"] = f"{reverse('login')}?next={quote(reverse('game', args=[code]))}"
-    return MappingProxyType(urls)
 
 
 def _mask(held: tuple[bool, ...]) -> str:

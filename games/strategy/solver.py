@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from .ruletables import (
     RuleTables,
     rule_tables,
 )
+from .table import StrategyTable
 from .transitions import Transitions, transitions
 
 UPPER_STATES = UPPER_CAP + 1  # 0..63
@@ -319,27 +320,6 @@ def start_values(
 def known_states() -> np.ndarray:
     """``known[m, u]``: the table holds the value of (m, u): u is settled, or reachable."""
     return upper_reach() | settled_upper(open_upper_room())
-
-
-@dataclass
-class StrategyTable:
-    """Expected points still to come from the start of a turn, for every state of one rules profile.
-
-    ``values[mask, upper, yahtzee50]``: ``upper`` is the upper subtotal capped at 63 and
-    ``yahtzee50`` whether the Yahtzee box holds 50. Entries where ``known_states()`` is
-    False (subtotals the filled upper boxes cannot add up to) are not solved.
-    """
-
-    rules: Rules
-    values: np.ndarray
-    tables: RuleTables
-    seconds: float = 0.0
-    states: int = 0
-    solved: np.ndarray = field(default_factory=lambda: np.ones(MASKS, dtype=bool))
-
-    @property
-    def empty_card_value(self) -> float:
-        return float(self.values[0, 0, 0])
 
 
 def _share_values(values: np.ndarray, masks: np.ndarray, settled: np.ndarray) -> None:
