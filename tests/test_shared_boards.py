@@ -113,7 +113,8 @@ def table_at(stage: str) -> tuple[Game, dict[str, Client]]:
     return game, clients
 
 
-async def pushed_board(code: str, browser: Client) -> str:
+async def socket_of(code: str, browser: Client) -> WebsocketCommunicator:
+    """The room's socket, opened as ``browser`` (its cookies, a same-origin page)."""
     cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in browser.cookies.items())
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     if cookies:
@@ -121,6 +122,11 @@ async def pushed_board(code: str, browser: Client) -> str:
     socket = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=headers)
     connected, _ = await socket.connect()
     assert connected
+    return socket
+
+
+async def pushed_board(code: str, browser: Client) -> str:
+    socket = await socket_of(code, browser)
     try:
         for _ in range(10):
             html = await socket.receive_from(timeout=5)
@@ -158,3 +164,42 @@ async def test_a_guest_keeps_their_name_and_the_way_back_after_a_push():
 
     assert 'value="Hana"' in board
     assert f"?next={game.get_absolute_url()}" in board
+
+
+async def next_board(socket: WebsocketCommunicator, after: int) -> str:
+    """The first board the socket receives with a version newer than ``after``."""
+    for _ in range(20):
+        html = await socket.receive_from(timeout=5)
+        if 'id="board"' in html:
+            board = board_of(html)
+            version = int(board.split('data-version="', 1)[1].split('"', 1)[0])
+            if version > after:
+                return board
+    raise AssertionError("the socket pushed no newer board")
+
+
+@pytest.mark.parametrize("stage", ("lobby", "playing"))
+@pytest.mark.parametrize("viewer", VIEWERS)
+async def test_a_board_pushed_after_someone_elses_move_is_the_viewers_own_page(stage, viewer):
+    """The push that follows a move is rendered while another person's request is being
+    answered: each viewer must still get exactly the board their own page shows."""
+    game, clients = await table_at(stage)
+    browser = clients[viewer]
+    socket = await socket_of(game.code, browser)
+    try:
+        await next_board(socket, after=0)
+        if stage == "lobby":  # a newcomer sits down through the join form
+            actor, path = Client(), f"{game.get_absolute_url()}join/"
+            data = {"version": game.version, "name": "Hana"}
+        else:  # the host, on turn, keeps one die more
+            actor, path = clients["host"], f"{game.get_absolute_url()}keep/"
+            data = {"version": game.version, "held": "11100"}
+        answer = await database_sync_to_async(
+            lambda: actor.post(path, data, headers=HTMX if stage == "playing" else {})
+        )()
+        assert answer.status_code in (200, 302)
+        pushed = await next_board(socket, after=game.version)
+    finally:
+        await socket.disconnect(timeout=10)
+    page = await database_sync_to_async(browser.get)(game.get_absolute_url())
+    assert pushed == board_of(page.content.decode())
