@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext_lazy
 
@@ -74,6 +75,17 @@ class SkillView(ViewModel):
         return self.luck >= 0
 
 
+def skill_view(reviewed: dict[str, Any]) -> SkillView | None:
+    """What the play and the dice were worth in one seat's stored review (None: a review
+    stored before the coach worked them out)."""
+    skill = reviewed.get("skill")
+    if not skill:
+        return None
+    return SkillView(
+        skill["expected_start"], skill["play_worth"], skill["final_total"], skill["luck"]
+    )
+
+
 @dataclass(frozen=True)
 class SeatReviewView(ViewModel):
     name: str
@@ -111,7 +123,6 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
             )
             for i, d in enumerate(data["decisions"])
         ]
-        skill = data.get("skill")
         result.append(
             SeatReviewView(
                 name=name,
@@ -120,14 +131,7 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
                 mean_loss=data["mean_loss"],
                 costliest=[moments[i] for i in data["costliest"]],
                 moments=moments,
-                skill=SkillView(
-                    skill["expected_start"],
-                    skill["play_worth"],
-                    skill["final_total"],
-                    skill["luck"],
-                )
-                if skill
-                else None,
+                skill=skill_view(data),
                 band=band_of(data["mean_loss"]) if moments else None,
                 bands=band_views(),
             )
