@@ -156,6 +156,20 @@ def test_the_review_says_what_the_play_and_the_dice_were_worth(alice_client, rev
     assert "learning: 1.5 or more" in page
 
 
+def test_a_moment_whose_loss_shows_as_nothing_is_not_a_costly_moment(
+    alice, alice_client, finished_game
+):
+    game = finished_game((alice, CARD_200))
+    store_review(game, [0.01])  # would read "-0.0" at one decimal
+
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    costliest = page.split("alice: costliest moments")[1].split("<details>")[0]
+
+    assert "Perfect play: not a single point given away." in costliest
+    assert '<ol class="moments">' not in costliest
+    assert "−0.0" not in page
+
+
 def test_every_review_moment_shows_the_top_five_and_marks_the_choice(alice_client, reviewed):
     game, review = reviewed
     yahtzee_in_chance = review.decisions[0]

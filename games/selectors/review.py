@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from ..models import Game
+from ..strategy.choices import is_negligible
 from ..strategy.skill import BANDS, band_for
 from .choices import ChoiceView, choice_words, wire_views
 from .viewmodel import DieView, ViewModel, plain_dice
@@ -55,6 +56,11 @@ class MomentView(ViewModel):
     index: int = 0
     top: tuple[ChoiceView, ...] = ()  # the five best, and the chosen one marked (or added)
     place: int | None = None  # the chosen one's place among all choices
+
+    @property
+    def is_costly(self) -> bool:
+        """It gave away enough to show as a loss."""
+        return not is_negligible(self.loss)
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,8 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
                 decisions=len(moments),
                 total_loss=data["total_loss"],
                 mean_loss=data["mean_loss"],
-                costliest=[moments[i] for i in data["costliest"]],
+                # Reviews stored before the negligible losses were left out may list them.
+                costliest=[moments[i] for i in data["costliest"] if moments[i].is_costly],
                 moments=moments,
                 skill=skill_view(data),
                 band=band_of(data["mean_loss"]) if moments else None,
