@@ -365,6 +365,32 @@ def test_a_rematch_gets_new_seeds(make_game, ann, play_out):
     assert seeds_of(rematch) != seeds_of(first)
 
 
+@pytest.mark.django_db
+def test_a_rematch_lets_each_persons_page_propose_their_own_seed(
+    finished_game, alice, alice_client
+):
+    first = finished_game((alice, {}), ("Coach bot", {}))
+    first.seats.filter(position=1).update(bot=BotLevel.COACH, bot_number=1)
+
+    rematch = services.game_rematch(code=first.code, player=player_of(alice))
+
+    person, bot = rematch.seats.order_by("position")
+    assert person.client_seed == ""  # not the server's: the page proposes one
+    assert is_client_seed(bot.client_seed)
+    page = alice_client.get(f"/g/{rematch.code}/").content.decode()
+    seed_input = re.search(r'<input id="client-seed"[^>]*>', page).group(0)
+    assert 'value=""' in seed_input and "data-propose-seed data-send-seed" in seed_input
+    browser_seed = "0123456789abcdef0123456789abcdef"  # what game.js puts in the form
+    alice_client.post(
+        f"/g/{rematch.code}/seed/",
+        {"client_seed": browser_seed, "version": version_of(rematch)},
+        **HTMX,
+    )
+    assert seeds_of(rematch)[0] == browser_seed
+    page = alice_client.get(f"/g/{rematch.code}/").content.decode()
+    assert "data-send-seed" not in page  # proposed once, then it is theirs
+
+
 # -- moves.json, the verify page, verify_dice ------------------------------------------------
 
 
