@@ -13,6 +13,8 @@ This is a published contract; outside tools recompute it, so it must not change:
   the die b mod 6 + 1.
 * the dice are drawn in the engine's order: the roll-off (each contender's five dice in seat
   order, round after round), then every roll's dice for the positions not kept, 0 to 4.
+  A kept die is not drawn: it is the die at the same position after the turn's roll before
+  (a turn ends when its box is scored; nothing is kept on a turn's first roll).
 
 :class:`FairDice` is such a stream as a dice source for the engine, resumable from the
 number of bytes already read (``cursor``); :func:`verify` recomputes a whole game.
@@ -115,9 +117,11 @@ def verify(
 ) -> list[Check]:
     """Recompute every die of a game from its seeds and its move log (the ``moves`` of
     ``moves.json``): one :class:`Check` per roll-off entry and per roll, in order. A kept
-    die is not drawn: the expected value there is the logged one."""
+    die is not drawn: the expected value there is the die at its position after the turn's
+    roll before, so a kept die the log changed does not match either."""
     stream = FairDice.for_game(server_seed, client_seeds)
     checks: list[Check] = []
+    before: tuple[int, ...] | None = None  # the dice after this turn's roll before
     for move in moves:
         if move.get("kind") == "start":
             for round_ in move.get("rolloff") or ():  # type: ignore[attr-defined]
@@ -127,6 +131,12 @@ def verify(
         elif move.get("kind") == "roll":
             dice = tuple(move["dice"])  # type: ignore[arg-type]
             held: tuple[object, ...] = tuple(move["held"])  # type: ignore[arg-type]
-            drawn = tuple(dice[i] if held[i] else stream.next_die() for i in range(DICE_COUNT))
+            drawn = tuple(
+                before[i] if before is not None and held[i] else stream.next_die()
+                for i in range(DICE_COUNT)
+            )
             checks.append(Check(move.get("version"), "roll", move["seat"], dice, drawn))  # type: ignore[arg-type]
+            before = dice
+        elif move.get("kind") == "score":
+            before = None
     return checks

@@ -351,3 +351,27 @@ class PracticeRecord(models.Model):
     @property
     def accuracy(self) -> float | None:
         return self.best / self.answered if self.answered else None
+
+
+class PracticeAnswer(models.Model):
+    """A person's first answer to one practice position (a decision of a reviewed game):
+    only the first answer counts toward their accuracy."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_answers"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    decision = models.PositiveSmallIntegerField()  # its place in the seat's review
+    best = models.BooleanField()
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "seat", "decision"], name="one_answer_per_position"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.game_id}#{self.seat}/{self.decision}"

@@ -14,7 +14,7 @@ from games.rules import Category, Rules
 from games.selectors.choices import wire_views
 from games.strategy.advisor import alternatives
 from games.strategy.bots import POLICIES, choose_action
-from games.strategy.review import LoggedMove, review_game
+from games.strategy.review import Decision, LoggedMove, SeatReview, review_game
 from games.strategy.winning import rank_to_win
 from tests.conftest import (
     ScriptedDice,
@@ -156,6 +156,20 @@ def test_the_review_says_what_the_play_and_the_dice_were_worth(alice_client, rev
     assert "learning: 1.5 or more" in page
 
 
+def test_a_moment_whose_loss_shows_as_nothing_is_not_a_costly_moment(
+    alice, alice_client, finished_game
+):
+    game = finished_game((alice, CARD_200))
+    store_review(game, [0.01])  # would read "-0.0" at one decimal
+
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    costliest = page.split("alice: costliest moments")[1].split("<details>")[0]
+
+    assert "Perfect play: not a single point given away." in costliest
+    assert '<ol class="moments">' not in costliest
+    assert "−0.0" not in page
+
+
 def test_every_review_moment_shows_the_top_five_and_marks_the_choice(alice_client, reviewed):
     game, review = reviewed
     yahtzee_in_chance = review.decisions[0]
@@ -201,12 +215,24 @@ def test_a_chosen_choice_outside_the_top_five_is_added_with_its_loss():
 # -- the history ---------------------------------------------------------------------------------
 
 
+def store_review(game: Game, losses: list[float], expected_start: float = 250.0) -> None:
+    """The coach's review of a finished solo game whose decisions lost ``losses``."""
+    decisions = [
+        Decision(0, i + 1, "box", (1, 2, 3, 4, 5), 0, Category.CHANCE, Category.CHANCE, loss)
+        for i, loss in enumerate(losses)
+    ]
+    total = game.seats.get().total
+    review = SeatReview(0, decisions, expected_start=expected_start, final_total=total)
+    services.review_store(
+        code=game.code, review={"seats": {"0": review.to_dict()}}, mean_losses={0: review.mean_loss}
+    )
+
+
 def test_the_history_states_the_rating_band_and_charts_the_trend(
     alice, alice_client, finished_game
 ):
     for loss in (2.0, 0.4, 0.1, 0.3):
-        game = finished_game((alice, {"chance": 20}))
-        game.seats.update(mean_loss=loss)
+        store_review(finished_game((alice, {"chance": 20})), [loss])
 
     page = alice_client.get("/u/alice/").content.decode()
     history = selectors.user_history("alice")
@@ -217,6 +243,57 @@ def test_the_history_states_the_rating_band_and_charts_the_trend(
     assert "strong: 0.2 to 0.5" in page
     assert re.search(r'<polyline points="[\d., ]+" class="trend loss"/>', page)
     assert "The second line is the trend" in page
+
+
+BOXES_200 = {
+    "chance": 30,
+    "yahtzee": 50,
+    "large_straight": 40,
+    "small_straight": 30,
+    "full_house": 25,
+    "four_of_a_kind": 25,
+}
+CARD_200 = {"boxes": BOXES_200}
+
+
+def test_the_history_says_what_each_games_play_and_dice_were_worth_and_their_averages(
+    alice, alice_client, finished_game
+):
+    unlucky = finished_game((alice, CARD_200))  # one decision, 3 points given away
+    store_review(unlucky, [3.0])
+    lucky = finished_game(
+        (alice, {"boxes": {**BOXES_200, "three_of_a_kind": 30, "sixes": 30, "fives": 20}})
+    )
+    store_review(lucky, [0.0] * 9)  # nine perfect decisions, 280 points
+
+    page = alice_client.get("/u/alice/").content.decode()
+    rows = {
+        code: row
+        for row in page.split("<tr")[1:]
+        for code in (unlucky.code, lucky.code)
+        if f"Table {code}" in row
+    }
+
+    # Play: 250 from an empty card less what was given away; the dice: the rest of the score.
+    assert '<td data-label="Play worth" class="play-worth">247.0</td>' in rows[unlucky.code]
+    assert '<td data-label="Dice against average" class="luck">−47.0</td>' in rows[unlucky.code]
+    assert '<td data-label="Play worth" class="play-worth">250.0</td>' in rows[lucky.code]
+    assert '<td data-label="Dice against average" class="luck">+30.0</td>' in rows[lucky.code]
+    assert (
+        "On average over those games, alice’s play was worth 248.5 points a game, "
+        "and the dice 8.5 points less than average." in page
+    )
+
+
+def test_the_historys_mean_loss_is_per_decision_not_per_game(alice, alice_client, finished_game):
+    store_review(finished_game((alice, CARD_200)), [3.0])
+    store_review(finished_game((alice, CARD_200)), [0.0] * 9)
+
+    page = alice_client.get("/u/alice/").content.decode()
+
+    # 3 points over 10 decisions, not the mean of 3.0 and 0.0 per decision.
+    assert "0.30 points were given away per decision on average" in page
+    assert "alice’s rating band is <strong>strong</strong>" in page
 
 
 def test_the_trend_is_the_mean_of_the_last_five_games():

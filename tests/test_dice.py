@@ -7,9 +7,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from io import StringIO
+import re
+import textwrap
+import urllib.request
+from io import BytesIO, StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from games import caches, selectors, services
@@ -361,6 +365,32 @@ def test_a_rematch_gets_new_seeds(make_game, ann, play_out):
     assert seeds_of(rematch) != seeds_of(first)
 
 
+@pytest.mark.django_db
+def test_a_rematch_lets_each_persons_page_propose_their_own_seed(
+    finished_game, alice, alice_client
+):
+    first = finished_game((alice, {}), ("Coach bot", {}))
+    first.seats.filter(position=1).update(bot=BotLevel.COACH, bot_number=1)
+
+    rematch = services.game_rematch(code=first.code, player=player_of(alice))
+
+    person, bot = rematch.seats.order_by("position")
+    assert person.client_seed == ""  # not the server's: the page proposes one
+    assert is_client_seed(bot.client_seed)
+    page = alice_client.get(f"/g/{rematch.code}/").content.decode()
+    seed_input = re.search(r'<input id="client-seed"[^>]*>', page).group(0)
+    assert 'value=""' in seed_input and "data-propose-seed data-send-seed" in seed_input
+    browser_seed = "0123456789abcdef0123456789abcdef"  # what game.js puts in the form
+    alice_client.post(
+        f"/g/{rematch.code}/seed/",
+        {"client_seed": browser_seed, "version": version_of(rematch)},
+        **HTMX,
+    )
+    assert seeds_of(rematch)[0] == browser_seed
+    page = alice_client.get(f"/g/{rematch.code}/").content.decode()
+    assert "data-send-seed" not in page  # proposed once, then it is theirs
+
+
 # -- moves.json, the verify page, verify_dice ------------------------------------------------
 
 
@@ -413,6 +443,93 @@ def test_a_finished_game_verifies_with_the_command_and_a_tampered_move_does_not(
         call_command("verify_dice", game.code, stdout=out)
     assert f"v{move.version} roll of seat {move.seat}" in out.getvalue()
     assert "does NOT match" in out.getvalue()
+
+
+def play_keeping_two(game: Game, player: services.Player) -> Game:
+    """A solo game started and played to its end with the game's own dice: every turn
+    rolls, keeps the first two dice, rolls again and fills the first open box."""
+    services.game_start(code=game.code, player=player, version=version_of(game))
+    for _ in range(13):
+        game.refresh_from_db()
+        card = game.engine_state(list(game.seats.all())).cards[0]
+        services.turn_roll(code=game.code, player=player, version=game.version)
+        services.turn_keep(
+            code=game.code, player=player, version=version_of(game), held=(True,) * 2 + (False,) * 3
+        )
+        services.turn_roll(code=game.code, player=player, version=version_of(game))
+        services.turn_score(
+            code=game.code, player=player, version=version_of(game), category=card.open_boxes[0]
+        )
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def tamper_a_kept_die(game: Game) -> Move:
+    """Change a die the log says was kept (the first) on the second roll of a turn."""
+    move = Move.objects.filter(game=game, kind="roll", held="11000").order_by("version")[3]
+    move.dice = str(int(move.dice[0]) % 6 + 1) + move.dice[1:]
+    move.save()
+    return move
+
+
+@pytest.mark.django_db
+def test_a_kept_die_changed_in_the_log_is_found_by_verify_dice(fair_seed, make_game, ann):
+    game = play_keeping_two(make_game(ann), ann)
+    call_command("verify_dice", game.code, stdout=StringIO())  # the true log verifies
+
+    move = tamper_a_kept_die(game)
+
+    out = StringIO()
+    with pytest.raises(CommandError, match="do not match"):
+        call_command("verify_dice", game.code, stdout=out)
+    assert f"v{move.version} roll of seat 0: {' '.join(move.dice)} does NOT match" in out.getvalue()
+    checks = verify(SEED, seeds_of(game), selectors.moves_json(game)["moves"])
+    assert [c.version for c in checks if not c.ok] == [move.version]
+
+
+@pytest.mark.django_db
+def test_the_verify_page_tells_the_browser_where_each_turn_starts(
+    fair_seed, make_game, ann, client
+):
+    game = play_keeping_two(make_game(ann), ann)
+
+    page = client.get(f"/g/{game.code}/verify/").content.decode()
+    rows = re.findall(r"<tr data-roll [^>]*>", page)
+
+    # The roll-off, then each turn's first roll (kept dice come from no roll before it) and
+    # its second (the two kept dice come from the first).
+    assert len(rows) == 1 + 26
+    assert all("data-first-roll" in row for row in rows[1::2])
+    assert not any("data-first-roll" in row for row in rows[2::2])
+
+
+def readme_check() -> str:
+    """The Python check of a game's dice printed in the README."""
+    readme = (settings.BASE_DIR / "README.md").read_text()
+    start = readme.index("```python\n   import hashlib") + len("```python\n")
+    return textwrap.dedent(readme[start : readme.index("```", start)])
+
+
+@pytest.mark.django_db
+def test_the_readmes_check_passes_a_true_game_and_finds_a_changed_kept_die(
+    fair_seed, make_game, ann, client, monkeypatch, capsys
+):
+    game = play_keeping_two(make_game(ann), ann)
+    site = "http://testserver"
+    monkeypatch.setattr(
+        urllib.request, "urlopen", lambda url: BytesIO(client.get(url[len(site) :]).content)
+    )
+    code = (
+        readme_check().replace('"<code>"', repr(game.code)).replace("http://127.0.0.1:8000", site)
+    )
+
+    exec(code, {})
+    assert "every die matches" in capsys.readouterr().out
+
+    tamper_a_kept_die(game)
+    with pytest.raises(AssertionError):
+        exec(code, {})
 
 
 @pytest.mark.django_db

@@ -8,28 +8,54 @@ import re
 import pytest
 
 from games import services
-from games.models import PracticeRecord
+from games.models import Game, Move, PracticeRecord
 from games.rules import Rules
 from games.strategy.review import LoggedMove, review_game
 
 pytestmark = pytest.mark.django_db
 
-# Rolled 6 6 6 1 2 and kept the 1 and the 2: a costly keep.
+# A Large Straight in round 1; in round 2, rolled 6 6 6 1 2 and kept the 1 and the 2:
+# a costly keep.
 MOVES = [
+    LoggedMove("roll", 0, dice="12345", held="00000"),
+    LoggedMove("score", 0, dice="12345", category="large_straight"),
     LoggedMove("roll", 0, dice="66612", held="00000"),
     LoggedMove("roll", 0, dice="66612", held="00011"),
     LoggedMove("score", 0, dice="66612", category="chance"),
 ]
+# Rolled a Yahtzee and kept two of it: costlier still, but the best was the Yahtzee box,
+# which is no answer to "what would you keep?".
+YAHTZEE_REROLLED = [
+    LoggedMove("roll", 0, dice="66666", held="00000"),
+    LoggedMove("roll", 0, dice="66123", held="11000"),
+    LoggedMove("score", 0, dice="66123", category="chance"),
+]
+
+
+def reviewed_game(finished_game, advisor, who, moves: list[LoggedMove]) -> Game:
+    """A finished solo game of ``moves``, with its move log and the coach's review."""
+    review = review_game(advisor, Rules(), 1, moves)[0]
+    game = finished_game((who, {"boxes": {"chance": 21, "large_straight": 40}}))
+    for version, move in enumerate(moves, start=1):
+        Move.objects.create(
+            game=game,
+            version=version,
+            kind=move.kind,
+            seat=move.seat,
+            dice=move.dice,
+            held=move.held,
+            category=move.category,
+        )
+    services.review_store(
+        code=game.code, review={"seats": {"0": review.to_dict()}}, mean_losses={0: review.mean_loss}
+    )
+    game.refresh_from_db()
+    return game
 
 
 @pytest.fixture
 def costly_game(bob, finished_game, coach_advisor):
-    review = review_game(coach_advisor, Rules(), 1, MOVES)[0]
-    game = finished_game((bob, {"chance": 21}))
-    services.review_store(
-        code=game.code, review={"seats": {"0": review.to_dict()}}, mean_losses={0: review.mean_loss}
-    )
-    return game
+    return reviewed_game(finished_game, coach_advisor, bob, MOVES)
 
 
 def token_of(page: str) -> str:
@@ -69,6 +95,49 @@ def test_a_keep_outside_the_five_best_is_told_and_counted(alice_client, alice, c
     assert "not among the coach’s five best choices" in answer.content.decode()
     record = PracticeRecord.objects.get(user=alice)
     assert (record.answered, record.best) == (1, 0)
+
+
+def test_answering_the_same_position_again_counts_only_the_first_answer(
+    alice_client, alice, costly_game
+):
+    token = token_of(alice_client.get("/practice/").content.decode())
+    alice_client.post("/practice/", {"token": token, "keep": ["3", "4"]})
+
+    again = alice_client.post("/practice/", {"token": token, "keep": ["0", "1", "2"]})
+
+    page = again.content.decode()
+    assert again.status_code == 200
+    assert "Right: that is the best keep." in page  # the answer is still judged
+    assert "only your first answer counts" in page
+    record = PracticeRecord.objects.get(user=alice)
+    assert (record.answered, record.best) == (1, 0)
+
+
+def test_only_positions_whose_best_choice_is_a_keep_are_offered(
+    client, bob, finished_game, coach_advisor, costly_game
+):
+    yahtzee = reviewed_game(finished_game, coach_advisor, bob, YAHTZEE_REROLLED)
+    decision = yahtzee.review["seats"]["0"]["decisions"][0]
+    assert decision["kind"] == "keep" and decision["best"] == "yahtzee"
+    assert decision["loss"] > costly_game.review["seats"]["0"]["decisions"][1]["loss"]
+
+    pages = [client.get(f"/practice/?n={n}").content.decode() for n in range(3)]
+
+    for page in pages:  # only the 6 6 6 1 2 keep, however far one counts
+        assert "Keep die 4: 1" in page and "Keep die 5: 2" in page
+        assert "Keep die 4: 6" not in page
+
+
+def test_the_position_shows_the_card_it_was_played_on(client, costly_game):
+    page = client.get("/practice/").content.decode()
+
+    card = page[page.index('<table class="scorecard practice-card">') :]
+    card = card[: card.index("</table>")]
+    # Round 2: the Large Straight of round 1 is filled, every other box is open.
+    assert re.search(r"<th scope=\"row\">Large Straight</th><td>40</td>", card)
+    assert re.search(r'<tr class="open"><th scope="row">Chance</th>', card)
+    assert card.count('<tr class="open">') == 12
+    assert "63 more for the bonus" in card
 
 
 def test_a_guest_may_practise_but_keeps_no_record(client, costly_game):

@@ -6,7 +6,7 @@ import pytest
 
 from games.rules import Category, Rules, Scorecard
 from games.strategy import Advisor, Option
-from games.strategy.review import LoggedMove, review_game
+from games.strategy.review import Decision, LoggedMove, SeatReview, review_game
 from games.strategy.skill import band_for, bands_to_dict, skill_and_luck
 
 
@@ -81,6 +81,18 @@ def test_a_floating_point_tie_is_no_loss_nor_a_costliest_moment(coach_advisor, r
     assert tied.loss == 0.0
     assert tied not in review.costliest
     assert all(d.loss == 0.0 or d.loss >= 1e-9 for d in review.decisions)
+
+
+def test_a_loss_too_small_to_show_is_no_costliest_moment():
+    def box(round_: int, loss: float) -> Decision:
+        return Decision(
+            0, round_, "box", (1, 2, 3, 4, 5), 0, Category.CHANCE, Category.CHANCE, loss
+        )
+
+    shown, unseen = box(1, 2.0), box(2, 0.01)  # 0.01 reads "-0.0" at one decimal
+    review = SeatReview(0, [shown, unseen, box(3, 0.0)])
+
+    assert review.costliest == [shown]
 
 
 # -- skill against luck ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..rules import Category
 from ..strategy.advisor import Alternatives, Option, loss_between
+from ..strategy.choices import is_negligible
 from ..words import box_name
 from .viewmodel import DieView, ViewModel, plain_dice
 
@@ -36,7 +37,7 @@ class ChoiceView(ViewModel):
 
     @property
     def is_best(self) -> bool:
-        return self.loss < 0.05
+        return is_negligible(self.loss)
 
     @property
     def win_percent(self) -> float | None:

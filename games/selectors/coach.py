@@ -13,6 +13,7 @@ from ..rules import Category
 from ..strategy import loaded_advisor
 from ..strategy.advisor import alternatives
 from ..strategy.bots import held_flags
+from ..strategy.choices import is_negligible
 from ..strategy.winning import plays_to_win, rank_to_win
 from ..words import box_name
 from .choices import TOP, ChoiceView, choice_words, option_views, win_views
@@ -25,6 +26,10 @@ __all__ = ["BoxHint", "Hints", "choice_words", "hints_for"]
 class BoxHint(ViewModel):
     expected: float  # expected final total if this box is filled now
     loss: float  # expected points lost against the best choice
+
+    @property
+    def is_best(self) -> bool:
+        return is_negligible(self.loss)
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,11 @@ class Hints(ViewModel):
     keep_cost: float | None = None  # rolling with the dice held now, against the best
     top: tuple[ChoiceView, ...] = ()  # the five best choices (keeps and boxes)
     to_win: tuple[ChoiceView, ...] = ()  # the five best to finish first (last rounds, 2+ seats)
+
+    @property
+    def keep_is_best(self) -> bool:
+        """Rolling with the dice held now gives nothing away (worth showing)."""
+        return self.keep_cost is not None and is_negligible(self.keep_cost)
 
 
 def hints_for(game: Game, state: GameState | None) -> Hints | None:

@@ -46,6 +46,7 @@ class RollRow:
     name: str
     dice: str  # the five faces, "31456"
     held: str  # which were kept, "01000" (all "0" in the roll-off)
+    first_of_turn: bool = False  # a turn's first roll: its kept dice come from no roll before
 
     @property
     def kept(self) -> str:
@@ -66,6 +67,7 @@ def verify_view(game: Game) -> VerifyView:
     seats = list(game.seats.order_by("position"))
     names = {seat.position: seat.display_name for seat in seats}
     rows: list[RollRow] = []
+    in_turn = False  # a roll since the last box scored
     moves = cast("list[dict[str, Any]]", moves_json(game)["moves"])  # as moves_json builds it
     for move in moves:
         if move["kind"] == "start":
@@ -82,8 +84,12 @@ def verify_view(game: Game) -> VerifyView:
                     names.get(move["seat"], ""),
                     _text(move["dice"]),
                     "".join("1" if h else "0" for h in move["held"]),
+                    first_of_turn=not in_turn,
                 )
             )
+            in_turn = True
+        elif move["kind"] == "score":
+            in_turn = False
     return VerifyView(
         game=game,
         commitment=game.dice_commitment,

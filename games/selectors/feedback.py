@@ -9,6 +9,7 @@ from django.conf import settings
 
 from ..models import Game, Move
 from ..strategy import loaded_advisor
+from ..strategy.choices import is_negligible
 from ..strategy.review import LoggedMove, review_game
 from .choices import ChoiceView, choice_words, option_views
 from .viewmodel import DieView, ViewModel, plain_dice
@@ -28,7 +29,7 @@ class FeedbackView(ViewModel):
 
     @property
     def was_best(self) -> bool:
-        return self.loss < 0.05
+        return is_negligible(self.loss)
 
 
 def decision_feedback(game: Game, position: int | None) -> FeedbackView | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Max, Q
@@ -11,7 +12,7 @@ from django.db.models import Avg, Count, Max, Q
 from ..models import Game, PracticeRecord, Seat
 from ..rules import Scorecard
 from .ratings import RatingView, user_rating
-from .review import BandView, band_of, band_views
+from .review import BandView, SkillView, band_of, band_views, skill_view
 from .viewmodel import ViewModel
 
 TREND_WINDOW = 5  # games averaged in the loss chart's trend line
@@ -26,6 +27,7 @@ class HistoryEntry(ViewModel):
     won: bool
     mean_loss: float | None = None  # the coach's expected points lost per decision
     left_round: int | None = None  # the round this player left the game in, if they did
+    skill: SkillView | None = None  # what the play and the dice were worth, once reviewed
 
 
 @dataclass
@@ -43,10 +45,20 @@ class History(ViewModel):
     rating: RatingView | None = None
     user_id: int | None = None
     rating_chart: dict[str, object] | None = None
-    mean_loss: float | None = None  # over every reviewed game, per decision
+    mean_loss: float | None = None  # over every decision of every reviewed game
     band: BandView | None = None  # the rating band of that mean
+    play_worth: float | None = None  # per reviewed game, on average
+    luck: float | None = None  # what the dice added per reviewed game, on average
     bands: tuple[BandView, ...] = ()
     practice: PracticeRecord | None = None  # answers on /practice/, if any
+
+    @property
+    def luck_size(self) -> float:
+        return abs(self.luck or 0.0)
+
+    @property
+    def lucky(self) -> bool:
+        return (self.luck or 0.0) >= 0
 
 
 def user_history(username: str) -> History | None:
@@ -64,6 +76,9 @@ def user_history(username: str) -> History | None:
     )
     entries: list[HistoryEntry] = []
     bonuses = yahtzees = 0
+    decisions = 0  # of every reviewed game, and the points they gave away
+    given_away = 0.0
+    skills: list[SkillView] = []
     # Abandoned tables are kept for the history too, listed but not counted in the figures.
     ended = Seat.objects.filter(
         user=user, game__status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
@@ -73,6 +88,14 @@ def user_history(username: str) -> History | None:
         if seat.game.status == Game.Status.FINISHED:
             bonuses += card.upper_bonus > 0
             yahtzees += seat.yahtzees
+        reviewed = seat_review(seat)
+        skill = None
+        if reviewed is not None:
+            decisions += len(reviewed["decisions"])
+            given_away += reviewed["total_loss"]
+            skill = skill_view(reviewed)
+            if skill is not None:
+                skills.append(skill)
         entries.append(
             HistoryEntry(
                 seat.game,
@@ -82,14 +105,18 @@ def user_history(username: str) -> History | None:
                 seat.place == 1 and seat.players > 1 and seat.left_round is None,
                 seat.mean_loss,
                 seat.left_round,
+                skill,
             )
         )
     played = stats["played"]
     losses = [e.mean_loss for e in reversed(entries) if e.mean_loss is not None]
-    mean_loss = sum(losses) / len(losses) if losses else None
+    # A mean per decision: a game of many decisions weighs more than a game of few.
+    mean_loss = given_away / decisions if decisions else None
     return History(
         mean_loss=mean_loss,
         band=band_of(mean_loss) if mean_loss is not None else None,
+        play_worth=sum(s.play_worth for s in skills) / len(skills) if skills else None,
+        luck=sum(s.luck for s in skills) / len(skills) if skills else None,
         bands=band_views(),
         practice=PracticeRecord.objects.filter(user=user, answered__gt=0).first(),
         username=user.username,
@@ -111,6 +138,15 @@ def user_history(username: str) -> History | None:
         if rating
         else None,
     )
+
+
+def seat_review(seat: Seat) -> dict[str, Any] | None:
+    """The coach's review of one seat's game, as stored with the game (None: not reviewed)."""
+    review = seat.game.review
+    if not review:
+        return None
+    data: dict[str, Any] | None = review["seats"].get(str(seat.position))
+    return data
 
 
 def score_chart(totals: list[int]) -> dict[str, object] | None:

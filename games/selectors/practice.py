@@ -1,13 +1,19 @@
 """Practice: positions from real finished games where players gave away the most, without
-names or tables, to answer "what would you keep?" and see the coach's ranking."""
+names or tables, to answer "what would you keep?" and see the coach's ranking.
+
+A position is offered only when the coach's best choice in it was a keep (the answer is
+dice to keep), and it is shown with the card it was played on (the right keep depends on
+which boxes are open), rebuilt from the game's move log."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core import signing
 
-from ..models import Game
+from ..models import Game, Move
+from ..rules import UPPER_BONUS_THRESHOLD, Category, IllegalMove, Scorecard
+from ..words import box_name
 from .choices import ChoiceView, wire_views
 from .viewmodel import DieView, ViewModel, plain_dice
 
@@ -15,6 +21,28 @@ SALT = "games.practice"
 GAMES_READ = 200  # the latest reviewed games the positions are taken from
 POSITIONS = 50  # the costliest keeps among them
 MIN_LOSS = 1.0  # a keep that gave away less is no lesson
+
+
+@dataclass(frozen=True)
+class PracticeCard(ViewModel):
+    """The card a position was played on: each box's score (None: open) and the sums."""
+
+    boxes: tuple[tuple[str, int | None], ...]  # (the box's name, its score), printed order
+    upper_subtotal: int
+    upper_bonus: int
+    yahtzee_bonus: int
+
+    @property
+    def upper_remaining(self) -> int:
+        return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)
+
+    @property
+    def upper(self) -> tuple[tuple[str, int | None], ...]:
+        return self.boxes[:6]
+
+    @property
+    def lower(self) -> tuple[tuple[str, int | None], ...]:
+        return self.boxes[6:]
 
 
 @dataclass(frozen=True)
@@ -26,6 +54,10 @@ class PositionView(ViewModel):
     rolls_left: int
     round: int
     top: tuple[dict[str, object], ...]
+    game_id: int = 0  # where it was played (never shown: the page is anonymous)
+    seat: int = 0
+    decision: int = 0  # its place in the seat's review
+    card: PracticeCard | None = None  # the card it was played on (None: not rebuilt)
 
 
 @dataclass(frozen=True)
@@ -40,8 +72,20 @@ class AnswerView(ViewModel):
         return self.place is not None and self.choices[self.place - 1].is_best
 
 
+def is_practice_position(d: dict[str, object]) -> bool:
+    """A keep worth practising: the best choice was a keep too (so the answer is dice to
+    keep, not a box), it gave away enough, and the review kept the alternatives."""
+    return (
+        d.get("kind") == "keep"
+        and isinstance(d.get("best"), list)
+        and bool(d.get("top"))
+        and float(d["loss"]) >= MIN_LOSS  # type: ignore[arg-type]
+    )
+
+
 def practice_positions() -> list[PositionView]:
-    """The costliest keeps of the latest reviewed games, costliest first, anonymised."""
+    """The costliest keeps of the latest reviewed games, costliest first, anonymised (and
+    without their cards: :func:`practice_position` adds the card of the one shown)."""
     found: list[tuple[float, PositionView]] = []
     games = Game.objects.filter(status=Game.Status.FINISHED, review__isnull=False).order_by(
         "-finished_at"
@@ -49,25 +93,36 @@ def practice_positions() -> list[PositionView]:
     for game in games:
         for seat, data in (game.review or {}).get("seats", {}).items():
             for index, d in enumerate(data.get("decisions", [])):
-                if d.get("kind") == "keep" and d.get("top") and d["loss"] >= MIN_LOSS:
-                    token = signing.dumps([game.pk, int(seat), index], salt=SALT)
-                    found.append((d["loss"], _position(token, d)))
+                if is_practice_position(d):
+                    found.append((d["loss"], _position(game.pk, int(seat), index, d)))
     found.sort(key=lambda item: -item[0])
     return [position for _, position in found[:POSITIONS]]
 
 
-def _position(token: str, d: dict[str, object]) -> PositionView:
+def practice_position(n: int) -> PositionView | None:
+    """The ``n``-th position to practise (counting round), with its card."""
+    positions = practice_positions()
+    if not positions:
+        return None
+    return with_card(positions[n % len(positions)])
+
+
+def _position(game_id: int, seat: int, index: int, d: dict[str, object]) -> PositionView:
     return PositionView(
-        token=token,
+        token=signing.dumps([game_id, seat, index], salt=SALT),
         dice=plain_dice(list(d["dice"])),  # type: ignore[call-overload]
         rolls_left=int(d["rolls_left"]),  # type: ignore[call-overload]
         round=int(d["round"]),  # type: ignore[call-overload]
         top=tuple(d["top"]),  # type: ignore[arg-type]
+        game_id=game_id,
+        seat=seat,
+        decision=index,
     )
 
 
 def position_for(token: str) -> PositionView | None:
-    """The position a token names, or None for a token that is forged or names none."""
+    """The position a token names, with its card, or None for a token that is forged or
+    names none."""
     try:
         game_id, seat, index = signing.loads(token, salt=SALT)
         game = Game.objects.get(pk=game_id)
@@ -76,9 +131,36 @@ def position_for(token: str) -> PositionView | None:
         d = game.review["seats"][str(seat)]["decisions"][index]
     except (signing.BadSignature, Game.DoesNotExist, KeyError, IndexError, TypeError, ValueError):
         return None
-    if d.get("kind") != "keep" or not d.get("top"):
+    if not is_practice_position(d):
         return None
-    return _position(token, d)
+    return with_card(_position(game.pk, int(seat), int(index), d), game)
+
+
+def with_card(position: PositionView, game: Game | None = None) -> PositionView:
+    """The position with the card its player had then: their boxes of the rounds before,
+    scored again from the game's move log."""
+    if game is None:
+        game = Game.objects.get(pk=position.game_id)
+    scored = Move.objects.filter(
+        game_id=game.pk, seat=position.seat, kind=Move.Kind.SCORE
+    ).order_by("version")[: position.round - 1]
+    card = Scorecard(rules=game.rules)
+    try:
+        for move in scored:
+            card = card.score(Category(move.category), move.dice)
+    except (IllegalMove, ValueError):
+        return position  # a log that does not add up: no card rather than a wrong one
+    if card.filled_count != position.round - 1:
+        return position
+    return replace(
+        position,
+        card=PracticeCard(
+            boxes=tuple((box_name(c), card[c]) for c in Category),
+            upper_subtotal=card.upper_subtotal,
+            upper_bonus=card.upper_bonus,
+            yahtzee_bonus=card.yahtzee_bonus,
+        ),
+    )
 
 
 def practice_answer_view(position: PositionView, kept_indices: set[int]) -> AnswerView:

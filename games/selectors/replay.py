@@ -12,6 +12,7 @@ from .. import engine
 from ..engine import GameState, RollOffRound
 from ..models import Game, Move
 from ..rules import Category, IllegalMove, Scorecard
+from ..strategy.choices import is_negligible
 from ..words import box_name
 from .coach import choice_words
 from .viewmodel import DieView, ViewModel
@@ -27,7 +28,7 @@ class Verdict(ViewModel):
 
     @property
     def was_best(self) -> bool:
-        return self.loss < 0.05
+        return is_negligible(self.loss)
 
 
 @dataclass(frozen=True)

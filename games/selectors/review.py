@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext_lazy
 
 from ..models import Game
+from ..strategy.choices import is_negligible
 from ..strategy.skill import BANDS, band_for
 from .choices import ChoiceView, choice_words, wire_views
 from .viewmodel import DieView, ViewModel, plain_dice
@@ -55,6 +57,11 @@ class MomentView(ViewModel):
     top: tuple[ChoiceView, ...] = ()  # the five best, and the chosen one marked (or added)
     place: int | None = None  # the chosen one's place among all choices
 
+    @property
+    def is_costly(self) -> bool:
+        """It gave away enough to show as a loss."""
+        return not is_negligible(self.loss)
+
 
 @dataclass(frozen=True)
 class SkillView(ViewModel):
@@ -72,6 +79,17 @@ class SkillView(ViewModel):
     @property
     def lucky(self) -> bool:
         return self.luck >= 0
+
+
+def skill_view(reviewed: dict[str, Any]) -> SkillView | None:
+    """What the play and the dice were worth in one seat's stored review (None: a review
+    stored before the coach worked them out)."""
+    skill = reviewed.get("skill")
+    if not skill:
+        return None
+    return SkillView(
+        skill["expected_start"], skill["play_worth"], skill["final_total"], skill["luck"]
+    )
 
 
 @dataclass(frozen=True)
@@ -111,23 +129,16 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
             )
             for i, d in enumerate(data["decisions"])
         ]
-        skill = data.get("skill")
         result.append(
             SeatReviewView(
                 name=name,
                 decisions=len(moments),
                 total_loss=data["total_loss"],
                 mean_loss=data["mean_loss"],
-                costliest=[moments[i] for i in data["costliest"]],
+                # Reviews stored before the negligible losses were left out may list them.
+                costliest=[moments[i] for i in data["costliest"] if moments[i].is_costly],
                 moments=moments,
-                skill=SkillView(
-                    skill["expected_start"],
-                    skill["play_worth"],
-                    skill["final_total"],
-                    skill["luck"],
-                )
-                if skill
-                else None,
+                skill=skill_view(data),
                 band=band_of(data["mean_loss"]) if moments else None,
                 bands=band_views(),
             )

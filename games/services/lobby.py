@@ -344,7 +344,9 @@ def game_rematch(*, code: str, player: Player) -> Game:
             bot=s.bot,
             bot_number=s.bot_number,
             name=s.name,
-            client_seed=fair.new_client_seed(),  # a new game, new seeds
+            # A new game, new seeds: a computer player's from the server; a person's page
+            # proposes theirs from the browser (and the start makes any still missing).
+            client_seed=fair.new_client_seed() if s.bot else "",
         )
         for s in seats
     )

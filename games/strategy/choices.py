@@ -16,6 +16,15 @@ Choice = tuple[int, ...] | Category
 #: Two expected totals closer than this are equal: the solver adds the same points up in
 #: different orders, so options equal in fact can differ by ~1e-14 (never by 1e-9 for real).
 TIE_TOLERANCE = 1e-9
+#: A loss below this is negligible: pages show losses to one decimal, where it would read
+#: "-0.0", so such a choice is shown as best and is never a costly moment.
+NEGLIGIBLE_LOSS = 0.05
+
+
+def is_negligible(loss: float) -> bool:
+    """Whether a choice's expected loss is too small to show as one (see
+    :data:`NEGLIGIBLE_LOSS`)."""
+    return loss < NEGLIGIBLE_LOSS
 
 
 @dataclass(frozen=True)

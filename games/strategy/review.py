@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from games.rules import Category, Rules, Scorecard, parse_dice
 
 from .advisor import Advisor, Alternatives, alternatives, loss_between
+from .choices import is_negligible
 from .skill import SkillAndLuck, bands_to_dict, skill_and_luck
 
 ROLLS_PER_TURN = 3
@@ -81,7 +82,7 @@ class SeatReview:
     @property
     def costliest(self) -> list[Decision]:
         ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.round))
-        return [d for d in ranked[:COSTLIEST] if d.loss > 0]
+        return [d for d in ranked[:COSTLIEST] if not is_negligible(d.loss)]
 
     @property
     def skill(self) -> SkillAndLuck:

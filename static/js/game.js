@@ -223,8 +223,20 @@
 
 // Provably fair dice: a person who sits down proposes their own dice seed, made here from
 // the browser's cryptographic generator (the server makes one if this script never runs).
+// A person seated without one (a rematch seats everyone again) has it proposed and sent
+// from the lobby's seed form, as if they had pressed "Change seed".
 (function () {
   "use strict";
+
+  var sends = 0;  // a stale version re-renders the lobby and its empty seed: try again
+  var MAX_SENDS = 10;
+
+  function send(input) {
+    var button = input.parentNode.querySelector("button[formaction]");
+    if (!button || sends >= MAX_SENDS) return;
+    sends += 1;
+    window.setTimeout(function () { button.click(); }, 0);
+  }
 
   function newSeed() {
     var bytes = new Uint8Array(16);
@@ -239,7 +251,9 @@
     var scope = root && root.querySelectorAll ? root : document;
     var inputs = scope.querySelectorAll("input[data-propose-seed]");
     for (var i = 0; i < inputs.length; i++) {
-      if (!inputs[i].value) inputs[i].value = newSeed();
+      if (inputs[i].value) continue;
+      inputs[i].value = newSeed();
+      if (inputs[i].hasAttribute("data-send-seed")) send(inputs[i]);
     }
   }
 

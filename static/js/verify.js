@@ -1,6 +1,7 @@
 // Recomputes every die of a game in the browser (WebCrypto), by the published recipe
 // (games/dice.py): key = HMAC-SHA256(server seed, client seeds joined by "\n");
 // block n = HMAC-SHA256(key, decimal n); bytes in order, b >= 252 skipped, die = b % 6 + 1.
+// A kept die is not drawn: it is the die at its position after the turn's roll before.
 // The server renders the rolls; this only writes each row's verdict.
 (function () {
   "use strict";
@@ -66,13 +67,17 @@
     var stream = new Stream(key);
     var rows = root.querySelectorAll("tr[data-roll]");
     var allMatch = committed;
+    var before = null; // the dice after the turn's roll before, as the log has them
     for (var i = 0; i < rows.length; i++) {
       var dice = rows[i].getAttribute("data-dice");
       var held = rows[i].getAttribute("data-held");
+      if (rows[i].hasAttribute("data-first-roll")) before = null;
       var expected = "";
       for (var p = 0; p < 5; p++) {
-        expected += held.charAt(p) === "1" ? dice.charAt(p) : String(await stream.nextDie());
+        expected += before !== null && held.charAt(p) === "1"
+          ? before.charAt(p) : String(await stream.nextDie());
       }
+      before = dice;
       var ok = expected === dice;
       allMatch = allMatch && ok;
       var cell = rows[i].querySelector("[data-check]");
