@@ -346,6 +346,24 @@ def test_an_unknown_address_says_so_in_the_readers_language(db, language, title)
     assert "Resolver404" not in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("en", "Bad request"), ("te", "అర్థం కాని అభ్యర్థన"), ("uz", "Notoʻgʻri soʻrov")],
+)
+def test_a_request_the_site_cannot_take_gets_a_page_in_the_readers_language(
+    db, language, title
+):
+    # A request for another site's name (a misdirected or forged Host) is one Django
+    # refuses with 400; so are other malformed requests.
+    response = Client().get("/", HTTP_HOST="elsewhere.example", HTTP_ACCEPT_LANGUAGE=language)
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert f"<h1>{title}</h1>" in page
+    assert f'<html lang="{language}"' in page
+    assert "Bad Request (400)" not in page
+
+
 @pytest.mark.parametrize(("language", "title"), [("te", "ఏదో పొరపాటు"), ("uz", "Nimadir")])
 def test_the_server_error_page_speaks_the_readers_language(language, title):
     with translation.override(language):
