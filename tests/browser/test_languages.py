@@ -144,3 +144,41 @@ def test_a_telugu_player_and_an_uzbek_one_each_read_their_own_language_at_one_ta
     expect(zarina.locator("#presence")).to_contain_text("Havaskor bot")
     save_screenshot(ravi, "table-te", full_page=False)
     save_screenshot(zarina, "table-uz", full_page=False)
+
+
+# -- a Telugu keyboard ---------------------------------------------------------------------
+
+# A key as a Telugu (InScript) keyboard sends it: the character it types, and the place of
+# the key on the keyboard (event.code), which is the same on every layout.
+KEY_DOWN = """([key, code, shiftKey, selector]) =>
+    (selector ? document.querySelector(selector) : document.body).dispatchEvent(
+        new KeyboardEvent('keydown', {key, code, shiftKey, bubbles: true, cancelable: true}))"""
+
+
+def test_on_a_telugu_keyboard_the_shortcuts_go_by_the_keys_place(person):
+    ravi = person(locale="te-IN")
+    ravi.goto("/")
+    ravi.locator("#id_seats").select_option("1")
+    ravi.locator("#id_name").fill("Ravi")
+    press(ravi.locator('form[action="/games/new/"] button[type="submit"]'))
+    expect(ravi.locator("#board")).to_be_visible()
+    wait_live(ravi)
+    act(ravi, "/start/", lambda: press(ravi.locator('button[formaction$="/start/"]')))
+
+    def key(char: str, code: str, *, shift: bool = False, into: str | None = None) -> bool:
+        """Press it; whether the page took it as a shortcut (and so typed nothing)."""
+        return not ravi.evaluate(KEY_DOWN, [char, code, shift, into])
+
+    # In a form field the key types its letter: nothing is rolled.
+    assert key("ర", "KeyR", into="#share-link") is False
+    act(ravi, "/roll/", lambda: key("ర", "KeyR"))  # R: ర on a Telugu keyboard
+    act(ravi, "/keep/", lambda: key("౧", "Digit1"))
+    expect(ravi.locator('[data-die="1"]')).to_have_attribute("aria-pressed", "true")
+    act(ravi, "/keep/", lambda: key("౩", "Numpad3"))
+    expect(ravi.locator('[data-die="3"]')).to_have_attribute("aria-pressed", "true")
+
+    boxes = ravi.locator("#board button.box-button")
+    assert key("మ", "KeyS")  # S: the first open box
+    expect(boxes.first).to_be_focused()
+    assert key("శ", "KeyS", shift=True)  # Shift+S: back round to the last
+    expect(boxes.last).to_be_focused()
