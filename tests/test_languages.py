@@ -324,6 +324,42 @@ def test_log_in_and_sign_up_speak_the_readers_language_errors_too(db, language):
     assert 'class="error"' in failed_signup.content.decode()
 
 
+def errors_on(response) -> list[str]:
+    page = response.content.decode()
+    return [html.unescape(error) for error in re.findall(r'<p class="error">(.*?)</p>', page)]
+
+
+def ours(language: str, english: str) -> str:
+    """The project's own translation of ``english`` (not Django's)."""
+    entry = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po")).find(english)
+    assert entry is not None and entry.msgstr, f"no translation of ours for {english!r}"
+    return entry.msgstr
+
+
+@pytest.mark.parametrize("language", ["te", "uz"])
+def test_sign_up_refuses_a_bad_name_or_email_address_in_our_own_words(db, language):
+    """Django's Telugu catalog words these its own way or not at all, and its Uzbek one
+    writes oʻ and gʻ with an ASCII apostrophe."""
+    browser = Client(headers={"accept-language": language})
+
+    response = browser.post(
+        "/accounts/signup/",
+        {
+            "username": "ann\x00",
+            "email": "not an address",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+
+    assert response.status_code == 400
+    assert errors_on(response) == [
+        ours(language, "Null characters are not allowed."),
+        ours(language, "Enter an e-mail address such as ann@example.com."),
+    ]
+    assert not [error for error in errors_on(response) if "'" in error]
+
+
 @pytest.mark.parametrize("language", ["te", "uz"])
 def test_the_history_page_speaks_the_readers_language(client, alice, bob, finished_game, language):
     finished_game(
@@ -350,9 +386,7 @@ def test_an_unknown_address_says_so_in_the_readers_language(db, language, title)
     ("language", "title"),
     [("en", "Bad request"), ("te", "అర్థం కాని అభ్యర్థన"), ("uz", "Notoʻgʻri soʻrov")],
 )
-def test_a_request_the_site_cannot_take_gets_a_page_in_the_readers_language(
-    db, language, title
-):
+def test_a_request_the_site_cannot_take_gets_a_page_in_the_readers_language(db, language, title):
     # A request for another site's name (a misdirected or forged Host) is one Django
     # refuses with 400; so are other malformed requests.
     response = Client().get("/", HTTP_HOST="elsewhere.example", HTTP_ACCEPT_LANGUAGE=language)
