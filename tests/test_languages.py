@@ -238,20 +238,37 @@ def english_ui_strings(language: str) -> list[str]:
     return sorted(set(found), key=len, reverse=True)
 
 
+def english_box_names() -> list[str]:
+    with translation.override("en"):
+        return [box_name(box) for box in Category]
+
+
+def shown_on_purpose(text: str) -> str:
+    """``text`` without the English a Telugu or Uzbek page shows by design: the language
+    menu names each language in its own language, and a box's English name may follow its
+    own in brackets, as players know both."""
+    names = "|".join(re.escape(name) for name in english_box_names())
+    return re.sub(rf"\bEnglish\b|\((?:{names})\)", " ", text)
+
+
 def what_a_person_reads(response) -> str:
     page = response.content.decode()
     page = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", page, flags=re.S)
     attributes = re.findall(r'(?:aria-label|title|placeholder|alt)="([^"]*)"', page)
-    text = re.sub(r"<[^>]+>", " ", page)
-    # The language menu names each language in its own language, by design, and a box's
-    # English name may follow its own in brackets, as players know both.
-    text = re.sub(r"\bEnglish\b|\([^)]*\)", " ", text)
+    text = shown_on_purpose(re.sub(r"<[^>]+>", " ", page))
     return html.unescape(" ".join([text, *attributes]))
 
 
+def english_in(read: str, language: str) -> list[str]:
+    """The catalog's English UI strings found in ``read``, each as a whole: not inside a
+    longer word, whether it begins or ends with a letter or a bracket."""
+    return [
+        s for s in english_ui_strings(language) if re.search(rf"(?<!\w){re.escape(s)}(?!\w)", read)
+    ]
+
+
 def english_left(response, language: str) -> list[str]:
-    read = what_a_person_reads(response)
-    return [s for s in english_ui_strings(language) if re.search(rf"\b{re.escape(s)}\b", read)]
+    return english_in(what_a_person_reads(response), language)
 
 
 RULES_EN = Path(settings.BASE_DIR) / "templates" / "rules" / "en.html"
