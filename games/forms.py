@@ -147,11 +147,19 @@ class RemoveBotForm(VersionForm):
     position = forms.IntegerField(min_value=0, max_value=MAX_SEATS - 1, widget=forms.HiddenInput)
 
 
+# An account holds an address of up to 254 characters (Django's User.email).
+EMAIL_MAX_LENGTH = 254
+# Our own words for a malformed address (Django's are not right in every language).
+EMAIL_ERRORS = {"invalid": gettext_lazy("Enter an e-mail address such as ann@example.com.")}
+
+
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
         label=gettext_lazy("E-mail address (optional)"),
         required=False,
+        max_length=EMAIL_MAX_LENGTH,
         help_text=gettext_lazy("Only to tell you when it is your turn in a daily game."),
+        error_messages=EMAIL_ERRORS,
     )
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
@@ -162,8 +170,7 @@ class EmailForm(forms.Form):
     email = forms.EmailField(
         label=gettext_lazy("E-mail address"),
         required=False,
+        max_length=EMAIL_MAX_LENGTH,
         help_text=gettext_lazy("Leave it empty to get no e-mails."),
-        error_messages={
-            "invalid": gettext_lazy("Enter an e-mail address such as ann@example.com.")
-        },
+        error_messages=EMAIL_ERRORS,
     )

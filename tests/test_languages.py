@@ -238,20 +238,37 @@ def english_ui_strings(language: str) -> list[str]:
     return sorted(set(found), key=len, reverse=True)
 
 
+def english_box_names() -> list[str]:
+    with translation.override("en"):
+        return [box_name(box) for box in Category]
+
+
+def shown_on_purpose(text: str) -> str:
+    """``text`` without the English a Telugu or Uzbek page shows by design: the language
+    menu names each language in its own language, and a box's English name may follow its
+    own in brackets, as players know both."""
+    names = "|".join(re.escape(name) for name in english_box_names())
+    return re.sub(rf"\bEnglish\b|\((?:{names})\)", " ", text)
+
+
 def what_a_person_reads(response) -> str:
     page = response.content.decode()
     page = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", page, flags=re.S)
     attributes = re.findall(r'(?:aria-label|title|placeholder|alt)="([^"]*)"', page)
-    text = re.sub(r"<[^>]+>", " ", page)
-    # The language menu names each language in its own language, by design, and a box's
-    # English name may follow its own in brackets, as players know both.
-    text = re.sub(r"\bEnglish\b|\([^)]*\)", " ", text)
+    text = shown_on_purpose(re.sub(r"<[^>]+>", " ", page))
     return html.unescape(" ".join([text, *attributes]))
 
 
+def english_in(read: str, language: str) -> list[str]:
+    """The catalog's English UI strings found in ``read``, each as a whole: not inside a
+    longer word, whether it begins or ends with a letter or a bracket."""
+    return [
+        s for s in english_ui_strings(language) if re.search(rf"(?<!\w){re.escape(s)}(?!\w)", read)
+    ]
+
+
 def english_left(response, language: str) -> list[str]:
-    read = what_a_person_reads(response)
-    return [s for s in english_ui_strings(language) if re.search(rf"\b{re.escape(s)}\b", read)]
+    return english_in(what_a_person_reads(response), language)
 
 
 RULES_EN = Path(settings.BASE_DIR) / "templates" / "rules" / "en.html"
@@ -324,6 +341,42 @@ def test_log_in_and_sign_up_speak_the_readers_language_errors_too(db, language):
     assert 'class="error"' in failed_signup.content.decode()
 
 
+def errors_on(response) -> list[str]:
+    page = response.content.decode()
+    return [html.unescape(error) for error in re.findall(r'<p class="error">(.*?)</p>', page)]
+
+
+def ours(language: str, english: str) -> str:
+    """The project's own translation of ``english`` (not Django's)."""
+    entry = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po")).find(english)
+    assert entry is not None and entry.msgstr, f"no translation of ours for {english!r}"
+    return entry.msgstr
+
+
+@pytest.mark.parametrize("language", ["te", "uz"])
+def test_sign_up_refuses_a_bad_name_or_email_address_in_our_own_words(db, language):
+    """Django's Telugu catalog words these its own way or not at all, and its Uzbek one
+    writes oʻ and gʻ with an ASCII apostrophe."""
+    browser = Client(headers={"accept-language": language})
+
+    response = browser.post(
+        "/accounts/signup/",
+        {
+            "username": "ann\x00",
+            "email": "not an address",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+
+    assert response.status_code == 400
+    assert errors_on(response) == [
+        ours(language, "Null characters are not allowed."),
+        ours(language, "Enter an e-mail address such as ann@example.com."),
+    ]
+    assert not [error for error in errors_on(response) if "'" in error]
+
+
 @pytest.mark.parametrize("language", ["te", "uz"])
 def test_the_history_page_speaks_the_readers_language(client, alice, bob, finished_game, language):
     finished_game(
@@ -344,6 +397,22 @@ def test_an_unknown_address_says_so_in_the_readers_language(db, language, title)
     assert response.status_code == 404
     assert title in response.content.decode()
     assert "Resolver404" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("en", "Bad request"), ("te", "అర్థం కాని అభ్యర్థన"), ("uz", "Notoʻgʻri soʻrov")],
+)
+def test_a_request_the_site_cannot_take_gets_a_page_in_the_readers_language(db, language, title):
+    # A request for another site's name (a misdirected or forged Host) is one Django
+    # refuses with 400; so are other malformed requests.
+    response = Client().get("/", HTTP_HOST="elsewhere.example", HTTP_ACCEPT_LANGUAGE=language)
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert f"<h1>{title}</h1>" in page
+    assert f'<html lang="{language}"' in page
+    assert "Bad Request (400)" not in page
 
 
 @pytest.mark.parametrize(("language", "title"), [("te", "ఏదో పొరపాటు"), ("uz", "Nimadir")])

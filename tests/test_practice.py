@@ -84,7 +84,7 @@ def test_the_best_keep_is_counted_on_the_account(alice_client, alice, costly_gam
     assert re.search(r'<tr class="choice chosen best" data-place="1">', answer)
     record = PracticeRecord.objects.get(user=alice)
     assert (record.answered, record.best) == (1, 1)
-    assert "Your accuracy so far: 1 best plays in 1 answers." in answer
+    assert "Your accuracy so far: the best play in 1 of 1 answer." in answer
 
 
 def test_a_keep_outside_the_five_best_is_told_and_counted(alice_client, alice, costly_game):
@@ -184,4 +184,4 @@ def test_the_history_shows_the_practice_accuracy(alice_client, alice, costly_gam
 
     history = alice_client.get("/u/alice/").content.decode()
 
-    assert "Practice: 1 best plays in 1 answers." in history
+    assert "Practice: the best play in 1 of 1 answer." in history

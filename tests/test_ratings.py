@@ -179,6 +179,17 @@ def test_the_history_page_shows_the_rating_and_its_trend(
     assert view.history == pytest.approx(trail) and not view.on_leaderboard
 
 
+def test_after_one_rated_game_the_history_says_game_not_games(
+    make_game, ann, ben, alice, alice_client, play_out
+):
+    play_out(make_game(ann, ben, start=True), [ann, ben], faces)
+    rating = rating_of(alice)
+
+    page = re.sub(r"\s+", " ", alice_client.get("/u/alice/").content.decode())
+
+    assert f"Conservative rating {rating.ordinal:.1f} after 1 rated game." in page
+
+
 def test_a_history_without_rated_games_shows_no_rating(alice, alice_client):
     assert "Conservative rating" not in alice_client.get("/u/alice/").content.decode()
     assert Game.objects.count() == 0

@@ -125,3 +125,19 @@ def test_the_history_lists_series_as_well_as_games(ann, ben, alice, client, play
 
     assert f'href="/g/{first.code}/series/"' in page
     assert "1 / 2" in page and "In progress" in page
+
+
+def test_the_series_winner_is_marked_with_the_drawn_trophy_and_words_for_screen_readers(
+    ann, ben, client, play_out
+):
+    first = play(series_of(ann, ben, games=2), [ann, ben], sixes_for_seat(0), play_out)
+    second = services.game_rematch(code=first.code, player=ann)
+    play(second, [ann, ben], sixes_for_seat(0), play_out)
+
+    page = text(client.get(f"/g/{first.code}/series/"))
+
+    winner = re.search(r'<tr class="won"><th scope="row">(.*?)</th>', page)
+    assert winner and winner.group(1).startswith("alice")
+    assert '<svg class="icon trophy"' in winner.group(1)
+    assert '<span class="visually-hidden">(won)</span>' in winner.group(1)
+    assert "\U0001f3c6" not in page

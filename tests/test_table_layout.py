@@ -1,12 +1,16 @@
 """What the redesigned table shows beyond the rules: the last move and the turn so far,
 refusals that go away, the bonus hint that stops when it means nothing, the dice that
-tumble only after a roll, short box names for phones."""
+tumble only after a roll, short box names for phones, icons drawn rather than taken from
+the system's fonts, the Joker rules linked when they decide where the dice go."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from games import rendering, services
 from games.committed import committed
@@ -175,3 +179,41 @@ def test_once_started_the_invite_shrinks_to_a_share_button(duel, alice_client):
     assert HTMX  # the swapped board carries its status too
     swapped = text(alice_client.get(url(duel), headers=HTMX))
     assert 'data-status="playing"' in swapped
+
+
+def test_no_page_or_script_draws_a_pictograph_from_the_systems_fonts():
+    """Emoji and other pictographs show as an empty box without a font that has them, and
+    say nothing to a screen reader: the pages draw their icons (templates/games/icons.html)
+    and say in words what they mean. A tab's title can only be text: its turn cue may
+    be a plain triangle."""
+    root = Path(settings.BASE_DIR)
+    sources = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").glob("*.js")]
+    drawn_by_fonts = []
+    for source in sources:
+        for number, line in enumerate(source.read_text().splitlines(), start=1):
+            for char in line:
+                pictograph = unicodedata.category(char) == "So" or ord(char) >= 0x1F000
+                if pictograph and not (char == "▶" and "title" in line):
+                    drawn_by_fonts.append(f"{source.relative_to(root)}:{number} {char!r}")
+    assert drawn_by_fonts == []
+
+
+@pytest.mark.parametrize(
+    ("yahtzee_before", "faces", "joker"),
+    [
+        (True, "44444", True),  # an extra Yahtzee: the Joker rules decide where it goes
+        (False, "44444", False),  # a first Yahtzee goes in its own box
+        (True, "12345", False),  # an ordinary roll
+    ],
+)
+def test_the_table_links_the_joker_rules_only_when_they_apply(
+    make_game, ann, alice_client, client, take_turn, yahtzee_before, faces, joker
+):
+    game = make_game(ann, start=True)
+    take_turn(game, ann, "44444", "yahtzee" if yahtzee_before else "fours")
+    roll(game, ann, faces)
+
+    for browser in (alice_client, client):  # the player, and someone watching
+        page = text(browser.get(url(game)))
+
+        assert ('href="/rules/#joker"' in page) is joker

@@ -143,6 +143,19 @@ def test_a_bad_signup_shows_the_form_again_and_creates_no_account(
     assert "_auth_user_id" not in client.session
 
 
+def test_an_email_address_too_long_to_store_is_refused_and_the_old_one_kept(alice_client, alice):
+    alice.email = "alice@example.com"
+    alice.save()
+    too_long = "a" * 250 + "@example.com"  # a valid form, but longer than an account holds
+
+    response = alice_client.post("/accounts/", {"email": too_long})
+
+    assert response.status_code == 400
+    assert "Ensure this value has at most 254 characters (it has 262)." in text(response)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
 def test_login_page_renders(client):
     response = client.get("/accounts/login/")
 

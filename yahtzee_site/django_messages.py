@@ -13,6 +13,7 @@ DJANGO_MESSAGES = [
     gettext_noop("This field is required."),
     gettext_noop("Enter a valid value."),
     gettext_noop("Enter a whole number."),
+    gettext_noop("Null characters are not allowed."),
     gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
     gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
     gettext_noop("Select a valid choice. %(value)s is not one of the available choices."),

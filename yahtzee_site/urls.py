@@ -1,5 +1,9 @@
+from django.conf import settings
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.http import Http404
 from django.urls import include, path
+from django.views import defaults
 from django.views.generic import TemplateView
 from django.views.i18n import JavaScriptCatalog
 
@@ -15,3 +19,14 @@ urlpatterns = [
     path("rules/", TemplateView.as_view(template_name="rules.html"), name="rules"),
     path("", include("games.urls")),
 ]
+
+if settings.DEBUG:
+    # With DEBUG on, Django answers errors with its technical pages: the site's own error
+    # pages, as a visitor meets them in production, are here to look at (and for the
+    # browser tests, whose server runs with DEBUG on).
+    urlpatterns += [
+        path("errors/400/", defaults.bad_request, {"exception": SuspiciousOperation()}),
+        path("errors/403/", defaults.permission_denied, {"exception": PermissionDenied()}),
+        path("errors/404/", defaults.page_not_found, {"exception": Http404()}),
+        path("errors/500/", defaults.server_error),
+    ]

@@ -1,7 +1,8 @@
 // Small comforts on the game page; the page works without this file.
 // - "Copy link" copies the share link; "Invite" shares it (the Web Share API on phones)
 //   or copies it (desktops). Their "done" words come from the page (data-done), translated.
-// - Keys 1-5 hold or release a die, R rolls, S moves to the next open box (Shift+S back).
+// - Keys 1-5 hold or release a die, R rolls, S moves to the next open box (Shift+S back),
+//   on any keyboard layout; never while typing in a form field.
 (function () {
   "use strict";
 
@@ -47,12 +48,22 @@
     copy(input.value, function () { confirm(button, label); });
   });
 
+  // The shortcut a key stands for: its letter or digit as typed on a Latin layout, else
+  // the key's place on the keyboard (event.code), so that R, S and 1-5 also work on a
+  // Telugu (or any non-Latin) layout. "r", "s", "1"... or null.
+  function shortcutOf(event) {
+    if (/^[A-Za-z0-9]$/.test(event.key || "")) return event.key.toLowerCase();
+    var place = /^(?:Key([A-Z])|Digit([0-9])|Numpad([0-9]))$/.exec(event.code || "");
+    return place ? (place[1] || place[2] || place[3]).toLowerCase() : null;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    var key = shortcutOf(event);
     var selector = null;
-    if (event.key === "s" || event.key === "S") {
+    if (key === "s") {
       // Through the open boxes of your column, in printed order, round and round.
       var boxes = Array.prototype.slice.call(document.querySelectorAll("#board button.box-button"));
       if (!boxes.length) return;
@@ -64,8 +75,8 @@
       boxes[next].scrollIntoView({ block: "nearest" });
       return;
     }
-    if (event.key >= "1" && event.key <= "5") selector = '[data-die="' + event.key + '"]:not([disabled])';
-    else if (event.key === "r" || event.key === "R") selector = "[data-roll]:not([disabled])";
+    if (key && key >= "1" && key <= "5") selector = '[data-die="' + key + '"]:not([disabled])';
+    else if (key === "r") selector = "[data-roll]:not([disabled])";
     if (!selector) return;
     var button = document.querySelector(selector);
     if (button) {

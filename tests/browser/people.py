@@ -53,10 +53,15 @@ def sign_up(page: Page, username: str) -> None:
     expect(page.get_by_role("navigation", name="Account")).to_contain_text(username)
 
 
-def open_table(page: Page, seats: int, guest_name: str | None = None) -> str:
-    """From the home page, open a table; returns the link read from the share box."""
+def open_table(
+    page: Page, seats: int, guest_name: str | None = None, series: int | None = None
+) -> str:
+    """From the home page, open a table (the first of a series of ``series`` games, if
+    given); returns the link read from the share box."""
     page.goto("/")
     page.get_by_label("Players").select_option(str(seats))
+    if series is not None:
+        page.get_by_label("Games in the series").select_option(str(series))
     if guest_name is not None:
         page.get_by_label("Your display name").fill(guest_name)
     press(page.get_by_role("button", name="Open a table"))

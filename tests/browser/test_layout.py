@@ -45,6 +45,9 @@ PHONE = {
     "reduced_motion": "reduce",
 }
 NARROW = {**PHONE, "viewport": {"width": 320, "height": 640}}
+# The error pages as a visitor meets them (this server runs with DEBUG on, which would show
+# Django's technical pages instead: yahtzee_site/urls.py serves them there for a look).
+ERROR_PAGES = {"/errors/400/": 400, "/errors/403/": 403, "/errors/404/": 404, "/errors/500/": 500}
 NAMES = ("Ann", "Bea", "Cy", "Dot", "Eve", "Flo", "Gus", "Hal")
 
 IN_VIEW = """([selector, width, height]) => [...document.querySelectorAll(selector)].map(e => {
@@ -208,7 +211,7 @@ def test_no_page_scrolls_sideways_on_a_320px_screen(person, server):
         fits(phone, 320, path)
     sign_up(phone, name)
     fits(phone, 320, "home, signed in")
-    open_table(phone, seats=1)
+    open_table(phone, seats=1, series=6)  # the series' score pad: eight columns
     fits(phone, 320, "lobby")
     start_game(phone, players=1)
     for _ in range(13):
@@ -225,16 +228,23 @@ def test_no_page_scrolls_sideways_on_a_320px_screen(person, server):
     assert summary.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
     fits(phone, 320, "final ranking and review")
     table = phone.url
-    for path in ("replay/", "verify/"):
+    for path in ("replay/", "series/", "verify/"):
         phone.goto(table + path)
         fits(phone, 320, path)
     expect(phone.locator(".verify-rolls td.ok").first).to_be_visible()
     for path in ("/rules/", "/practice/", "/leaderboard/", "/accounts/"):
         phone.goto(path)
         fits(phone, 320, path)
+    for path, status in ERROR_PAGES.items():
+        answer = phone.goto(path)
+        assert answer is not None and answer.status == status, path
+        expect(phone.get_by_role("link", name="Back to the tables")).to_be_visible()
+        fits(phone, 320, path)
     phone.goto(f"/u/{name}/")
-    expect(phone.locator("table.history tbody tr")).to_have_count(1)
+    expect(phone.locator("table.history tbody tr")).to_have_count(2)  # the series, the game
     fits(phone, 320, "history")
+    # On a phone each row is a block of lines, each line named by its column.
+    assert phone.locator("table.history td:not([data-label])").count() == 0
     assert "\U0001f3c6" not in phone.content()  # the trophy is drawn, not a font's emoji
 
 
