@@ -200,6 +200,80 @@ def test_the_away_page_offers_the_way_back(blitz, frozen_clock, alice_client, bo
     assert re.search(r'class="button primary when-away"[^>]*>I’m back<', board)
 
 
+# -- what the coach played for a person, shown as such -----------------------------------------
+
+
+@pytest.fixture
+def coach_mid_turn(blitz, loaded_dice, frozen_clock, settings):
+    """Alice's clock ran out before her first roll; the coach, at a human pace, has just
+    rolled 66612 for her."""
+    settings.BOT_DELAY_SECONDS = 1
+    frozen_clock.advance(seconds=31)
+    jobs.sweep()  # her clock: she is away
+    loaded_dice.load("66612")
+    frozen_clock.advance(seconds=1)
+    jobs.sweep()  # the coach's first roll for her
+    return blitz
+
+
+def finish_the_coachs_turn(game, frozen_clock, loaded_dice) -> None:
+    loaded_dice.load("6" * 10)
+    while on_turn(game) == 0:
+        frozen_clock.advance(seconds=1)
+        assert jobs.sweep()
+
+
+def test_the_table_says_which_moves_the_coach_played_for_an_away_player(
+    coach_mid_turn, loaded_dice, frozen_clock, bob_client
+):
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+    assert "The coach for alice: rolled 6 6 6 1 2." in page
+    assert "alice rolled" not in page
+
+    finish_the_coachs_turn(coach_mid_turn, frozen_clock, loaded_dice)
+
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+    scored = Move.objects.filter(game=coach_mid_turn, kind="score").get()
+    box = Category(scored.category).label
+    assert f"The coach for alice: scored {scored.points} in {box}." in page
+
+
+def test_a_reader_in_telugu_is_told_the_coach_played_in_telugu(coach_mid_turn, bob_client):
+    bob_client.cookies["django_language"] = "te"
+
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+
+    assert "The coach for alice" not in page
+    assert "alice కోసం కోచ్: 6 6 6 1 2 విసిరింది." in page
+
+
+def test_moves_json_marks_the_moves_the_coach_played(
+    coach_mid_turn, loaded_dice, frozen_clock, client
+):
+    finish_the_coachs_turn(coach_mid_turn, frozen_clock, loaded_dice)
+
+    moves = client.get(f"/g/{coach_mid_turn.code}/moves.json").json()["moves"]
+
+    alices = [m["seat"] == 0 and m["kind"] != "start" for m in moves]  # all the coach's
+    assert [m["by_coach"] for m in moves] == alices
+    assert all(isinstance(m["by_coach"], bool) for m in moves)
+    roll = next(m for m in moves if m["kind"] == "roll")
+    assert set(roll) == {"version", "kind", "seat", "dice", "held", "by_coach"}
+    score = next(m for m in moves if m["kind"] == "score")
+    assert set(score) == {"version", "kind", "seat", "dice", "category", "points", "by_coach"}
+    assert set(moves[0]) == {"version", "kind", "seat", "rolloff", "by_coach"}
+
+
+def test_the_replay_says_which_moves_the_coach_played(coach_mid_turn, client):
+    roll = Move.objects.filter(game=coach_mid_turn, kind="roll").get()
+
+    coachs = client.get(f"/g/{coach_mid_turn.code}/replay/?v={roll.version}").content.decode()
+    start = client.get(f"/g/{coach_mid_turn.code}/replay/").content.decode()
+
+    assert "The coach played this move for alice." in coachs
+    assert "The coach played this move" not in start
+
+
 # -- exactly once ------------------------------------------------------------------------------
 
 

@@ -52,6 +52,7 @@ class Step(ViewModel):
     dice: tuple[DieView, ...]
     verdict: Verdict | None
     cards: tuple[CardColumn, ...]
+    coach_for: str = ""  # the coach played this move for the person of that name
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 else (),
                 verdict=verdict,
                 cards=_columns(state, names, seat),
+                coach_for=names.get(seat, "") if move.by_coach and seat is not None else "",
             )
         )
     return steps, decision_versions
