@@ -122,7 +122,7 @@ def _write_review(snapshot: Snapshot) -> timedelta | None:
     seats = snapshot.seats
     people = [seat.position for seat in seats if not seat.bot]
     moves = [
-        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category)
+        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category, m.by_coach)
         for m in Move.objects.filter(game_id=game.pk).order_by("version")
         if m.seat is not None
     ]
@@ -130,6 +130,7 @@ def _write_review(snapshot: Snapshot) -> timedelta | None:
     services.review_store(
         code=game.code,
         review={"seats": {str(p): r.to_dict() for p, r in reviews.items()}},
-        mean_losses={p: r.mean_loss for p, r in reviews.items()},
+        # A seat the coach played throughout has no figures of its own.
+        mean_losses={p: r.mean_loss for p, r in reviews.items() if r.decisions},
     )
     return None

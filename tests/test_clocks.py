@@ -520,6 +520,55 @@ def test_the_last_box_does_not_wait_for_the_review(
     assert set(game.review["seats"]) == {"0", "1"} and game.due_at is None
 
 
+def test_the_review_rates_only_the_decisions_a_person_made_themselves(
+    untimed, ann, ben, take_turn, play_out, alice_client
+):
+    take_turn(untimed, ann, "12345", Category.CHANCE)  # her one decision: the box
+    take_turn(untimed, ben, "12345", Category.CHANCE)
+    services.game_leave(code=untimed.code, player=ann, version=version_of(untimed))
+
+    game = play_out(untimed, [None, ben], whole=True)
+
+    alices = game.review["seats"]["0"]
+    assert [d["round"] for d in alices["decisions"]] == [1]
+    assert alices["skill"]["decisions"] == 1
+    assert seat_of(game, 0).mean_loss == pytest.approx(alices["decisions"][0]["loss"], abs=1e-3)
+    assert len(game.review["seats"]["1"]["decisions"]) >= 13  # Bob's own, every one
+
+
+def test_a_person_who_left_before_deciding_anything_gets_no_rating(
+    untimed, ann, ben, play_out, alice_client
+):
+    services.game_leave(code=untimed.code, player=ann, version=version_of(untimed))
+
+    game = play_out(untimed, [None, ben], whole=True)
+
+    assert game.review["seats"]["0"]["decisions"] == []
+    assert seat_of(game, 0).mean_loss is None
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    assert page.count('class="skill" data-band=') == 1  # Bob's; none for alice
+    assert "alice: skill and luck" not in page
+    from games import selectors
+
+    assert selectors.user_history("alice").band is None
+
+
+def test_the_replay_links_a_persons_reviewed_decision_past_the_coachs_moves(
+    blitz, ann, ben, frozen_clock, play_out, client
+):
+    frozen_clock.advance(seconds=31)
+    jobs.sweep()  # the coach plays Alice's first turn
+    services.seat_return(code=blitz.code, player=ann, version=version_of(blitz))
+    game = play_out(blitz, [ann, ben], whole=True)  # then she plays every turn herself
+
+    first = game.review["seats"]["0"]["decisions"][0]
+    page = client.get(f"/g/{game.code}/replay/?seat=0&decision=0").content.decode()
+
+    assert first["round"] == 2
+    assert "The coach played this move" not in page
+    assert "alice scored" in page and 'class="coach verdict"' in page
+
+
 # -- daily games' e-mails ----------------------------------------------------------------------
 
 
