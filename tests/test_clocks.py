@@ -60,6 +60,40 @@ def test_an_unknown_pace_is_refused_and_opens_no_table(alice_client):
     assert not Game.objects.exists()
 
 
+def start_alone(browser, code: str) -> Game:
+    browser.post(f"/g/{code}/start/", {"version": Game.objects.get(code=code).version})
+    return Game.objects.get(code=code)
+
+
+def test_an_automatic_table_started_by_one_person_is_untimed(alice_client, coach_advisor):
+    alice_client.post("/games/new/", {"seats": 2})  # pace: automatic, the form's default
+    alone = Game.objects.get()
+    alice_client.post("/games/new/", {"seats": 3})
+    with_computers = Game.objects.exclude(pk=alone.pk).get()
+    alice_client.post(
+        f"/g/{with_computers.code}/bots/add/", {"version": with_computers.version, "level": "coach"}
+    )
+
+    for game in (
+        start_alone(alice_client, alone.code),
+        start_alone(alice_client, with_computers.code),
+    ):
+        assert game.status == "playing"
+        assert game.pace == "untimed" and game.turn_deadline is None
+
+
+def test_an_automatic_table_started_by_two_people_is_live_and_a_chosen_pace_stays(
+    alice_client, bob_client, make_game, ann, frozen_clock
+):
+    alice_client.post("/games/new/", {"seats": 2})
+    game = Game.objects.get()
+    bob_client.post(f"/g/{game.code}/join/", {"version": game.version})
+    chosen = make_game(ann, seats=2, pace="blitz")
+
+    assert start_alone(alice_client, game.code).pace == "live"
+    assert start_alone(alice_client, chosen.code).pace == "blitz"
+
+
 def test_a_started_turn_has_its_deadline_in_state_json(blitz, frozen_clock, client):
     state = client.get(f"/g/{blitz.code}/state.json").json()
 
