@@ -160,6 +160,25 @@ def test_expiry_mid_turn_lets_the_coach_finish_it_with_the_dice_held(
     assert blitz.turn_deadline == frozen_clock.now() + timedelta(seconds=30)
 
 
+def test_the_coach_finishing_a_turn_keeps_the_dice_the_player_held(
+    blitz, ann, loaded_dice, frozen_clock
+):
+    loaded_dice.load("13456")
+    services.turn_roll(code=blitz.code, player=ann, version=version_of(blitz))
+    # Alice holds the lone 1; the coach would keep 3 4 5 6 and roll it again.
+    services.turn_keep(
+        code=blitz.code, player=ann, version=version_of(blitz), held=(True,) + (False,) * 4
+    )
+    loaded_dice.load("6" * 10)
+    frozen_clock.advance(seconds=31)
+
+    jobs.sweep()
+
+    coachs_roll = Move.objects.filter(game=blitz, kind="roll", by_coach=True).first()
+    assert coachs_roll.dice[0] == "1" and coachs_roll.held[0] == "1"  # her 1 stayed kept
+    assert on_turn(blitz) == 1
+
+
 def test_expiry_before_the_first_roll_has_the_coach_play_the_whole_turn(blitz, frozen_clock):
     frozen_clock.advance(seconds=30)
 
