@@ -578,6 +578,21 @@ def test_a_takeover_by_a_stranger_or_on_a_timed_table_is_refused(
     assert snapshot(untimed) == before
 
 
+def test_someone_who_left_cannot_hand_another_players_turn_to_the_coach(
+    untimed, ben, frozen_clock, bob_client
+):
+    services.game_leave(code=untimed.code, player=ben, version=version_of(untimed))
+    frozen_clock.advance(minutes=3)  # Alice, on turn, has been silent long enough
+    before = snapshot(untimed)
+
+    response = bob_client.post(f"/g/{untimed.code}/takeover/", {"version": version_of(untimed)})
+
+    assert response.status_code == 403
+    assert "You left this game" in response.content.decode()
+    assert snapshot(untimed) == before
+    assert seat_of(untimed, 0).status == "playing"
+
+
 # -- the review, off the request path ---------------------------------------------------------
 
 

@@ -139,9 +139,11 @@ def _silent_since(game: Game, seat: Seat) -> datetime | None:
 
 @transaction.atomic
 def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
-    """Anyone seated hands the turn of a player who has gone silent to the coach."""
+    """Anyone still at the table (playing, or away) hands the turn of a player who has gone
+    silent to the coach."""
     game, seats, state = _playing_game(code, version)
-    _own_seat(seats, player)
+    if _own_seat(seats, player).status == Seat.Status.LEFT:
+        raise NotAllowed(_("You left this game; the coach plays your seat to the end."))
     assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if seat.bot or seat.coach_plays:
