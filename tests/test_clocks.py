@@ -12,8 +12,8 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games import jobs, services
-from games.models import Connection, Game, LiveServer, Move, Seat
+from games import jobs, selectors, services
+from games.models import Connection, Game, LiveServer, Move, Seat, new_game_code
 from games.rules import Category
 from games.services import GameError, NotAllowed, StaleAction
 from tests.conftest import HTMX, snapshot, version_of
@@ -766,6 +766,48 @@ def test_the_home_page_lists_the_games_where_it_is_your_turn_first(
     assert f"/g/{blitz.code}/" in mine and "30 seconds left" in mine
     assert f"/g/{waiting.code}/" not in mine
     assert 'id="your-turn"' not in bobs
+
+
+def copies_of(game: Game, count: int) -> list[Game]:
+    """``count`` more tables exactly like ``game`` (same seats, same turn), made at once."""
+    copies = []
+    for _ in range(count):
+        copy = Game.objects.get(pk=game.pk)
+        copy.pk, copy.code = None, new_game_code()
+        copies.append(copy)
+    copies = Game.objects.bulk_create(copies)
+    seats = list(game.seats.all())
+    Seat.objects.bulk_create(
+        Seat(
+            **{
+                f.attname: getattr(s, f.attname)
+                for f in Seat._meta.concrete_fields
+                if f.attname != "id"
+            }
+            | {"game_id": c.pk}
+        )
+        for c in copies
+        for s in seats
+    )
+    return copies
+
+
+def test_your_turn_lists_the_soonest_deadline_first_however_many_games_you_play(
+    make_game, ann, ben, frozen_clock
+):
+    first = make_game(ann, ben, start=True, starter=0, pace="untimed")
+    waiting = [first, *copies_of(first, 200)]
+    longest = waiting.pop()  # her turn there began before all the others
+    Game.objects.filter(pk=longest.pk).update(turn_started_at=first.started_at - timedelta(days=1))
+    frozen_clock.advance(minutes=1)
+    soonest = make_game(ann, ben, start=True, starter=0, pace="blitz")  # made last
+    later = make_game(ann, ben, start=True, starter=0, pace="daily")
+
+    listed = [entry.game.code for entry in selectors.your_turn_games(ann, frozen_clock.now())]
+
+    assert listed[:2] == [soonest.code, later.code]
+    # Untimed tables after, the one waiting longest first, and always in the same order.
+    assert listed[2:] == [longest.code, *(g.code for g in waiting)][: len(listed) - 2]
 
 
 @pytest.mark.parametrize(
