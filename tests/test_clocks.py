@@ -373,6 +373,22 @@ def test_a_late_second_look_at_the_same_version_changes_nothing(blitz, frozen_cl
     assert snapshot(blitz) == after
 
 
+def test_a_move_made_as_the_clock_fires_wins_and_the_expiry_changes_nothing(
+    blitz, ann, frozen_clock, settings
+):
+    settings.BOT_DELAY_SECONDS = 1  # as in production: due work waits for the sweep
+    frozen_clock.advance(seconds=30)  # the very moment the clock runs out
+    ((code, version),) = jobs.claim(frozen_clock.now())  # a process takes the expiry at v
+    services.turn_roll(code=blitz.code, player=ann, version=version)  # Alice commits first
+    after = snapshot(blitz)
+
+    jobs.run(code, version)
+
+    assert snapshot(blitz) == after
+    assert seat_of(blitz, 0).status == "playing"
+    assert not Move.objects.filter(game=blitz, by_coach=True).exists()
+
+
 def test_work_left_by_a_killed_process_is_done_when_its_lease_runs_out(blitz, frozen_clock):
     frozen_clock.advance(seconds=31)
     jobs.claim(frozen_clock.now())  # claimed, then the process was killed before acting
@@ -726,6 +742,19 @@ def test_a_guest_or_a_player_without_an_address_gets_no_mail(
     assert mail.outbox == []
 
 
+@pytest.mark.parametrize("pace", ["blitz", "live", "relaxed", "untimed"])
+def test_only_a_daily_game_sends_e_mail(make_game, alice, ann, ben, frozen_clock, pace):
+    alice.email = "alice@example.com"
+    alice.save()
+    make_game(ann, ben, start=True, starter=0, pace=pace)
+
+    jobs.sweep()
+    frozen_clock.advance(minutes=10)  # past any clock but a daily one: the coach plays on
+    jobs.sweep()
+
+    assert mail.outbox == []
+
+
 def test_sign_up_takes_an_optional_email_and_the_account_page_changes_it(client):
     from django.contrib.auth import get_user_model
 
@@ -808,6 +837,31 @@ def test_your_turn_lists_the_soonest_deadline_first_however_many_games_you_play(
     assert listed[:2] == [soonest.code, later.code]
     # Untimed tables after, the one waiting longest first, and always in the same order.
     assert listed[2:] == [longest.code, *(g.code for g in waiting)][: len(listed) - 2]
+
+
+def test_the_open_tables_on_the_home_page_say_each_ones_pace(make_game, ann, ben, client):
+    make_game(ann, seats=2, public=True, pace="blitz")
+    make_game(ben, seats=3, public=True, pace="daily")
+
+    page = client.get("/").content.decode()
+    listed = page[page.index('id="open-tables"') :]
+
+    assert "Blitz: 30 seconds a turn" in listed and "Daily: 24 hours a turn" in listed
+
+
+def test_state_json_has_no_deadline_once_the_game_is_over(
+    blitz, make_game, ann, ben, frozen_clock, play_out, client
+):
+    assert client.get(f"/g/{blitz.code}/state.json").json()["turn_deadline"] is not None
+    finished = play_out(blitz, [ann, ben])
+    abandoned = make_game(ann, ben, start=True, pace="blitz")
+    services.game_leave(code=abandoned.code, player=ann, version=version_of(abandoned))
+    services.game_leave(code=abandoned.code, player=ben, version=version_of(abandoned))
+
+    for game, status in ((finished, "finished"), (abandoned, "abandoned")):
+        state = client.get(f"/g/{game.code}/state.json").json()
+        assert state["status"] == status
+        assert state["turn_deadline"] is None
 
 
 @pytest.mark.parametrize(
