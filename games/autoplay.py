@@ -18,9 +18,9 @@ from .clock import clock
 from .models import BotLevel, Game, Move, Pace, Seat
 from .services import Player
 from .services.clocks import REMINDER_BEFORE
-from .snapshots import Snapshot
+from .snapshots import RECENT_MOVE_FIELDS, Snapshot
 from .strategy import advisor_if_ready
-from .strategy.bots import choose_action
+from .strategy.bots import choose_action, keeping_held_action
 from .strategy.review import LoggedMove, review_game
 
 logger = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ def act(code: str, version: int) -> timedelta | None:
             _game, play_on = services.coach_stands_in(code=code, version=version)
             if not play_on:
                 return None
-        return _computer_acts(snapshot, seat, "optimal")
+        return _computer_acts(snapshot, seat, "optimal", keep_held=_players_roll(snapshot))
     now = clock.now()
     if game.pace == Pace.DAILY and game.mailed_turn != state.turn_number:
         if services.mail_marked(
@@ -87,8 +87,26 @@ def act(code: str, version: int) -> timedelta | None:
     return None
 
 
-def _computer_acts(snapshot: Snapshot, seat: Seat, policy: str) -> timedelta | None:
-    """One action of a computer player, or of the coach standing in for a person."""
+def _players_roll(snapshot: Snapshot) -> bool:
+    """The dice on the table come from the person's own roll: the coach takes the turn
+    over from there (its first decision keeps at least the dice they held)."""
+    state = snapshot.state
+    assert state is not None  # the game is in play
+    rolls = [
+        move
+        for move in (
+            dict(zip(RECENT_MOVE_FIELDS, row, strict=True)) for row in snapshot.recent_moves
+        )
+        if move["kind"] == Move.Kind.ROLL and move["turn_number"] == state.turn_number
+    ]
+    return bool(rolls) and not rolls[-1]["by_coach"]
+
+
+def _computer_acts(
+    snapshot: Snapshot, seat: Seat, policy: str, *, keep_held: bool = False
+) -> timedelta | None:
+    """One action of a computer player, or of the coach standing in for a person
+    (``keep_held``: keeping at least the dice the person held)."""
     game = snapshot.game
     advisor = advisor_if_ready(game.rules, settings.STRATEGY_CACHE_DIR)
     if advisor is None:  # the coach is warming up: look again shortly
@@ -96,7 +114,10 @@ def _computer_acts(snapshot: Snapshot, seat: Seat, policy: str) -> timedelta | N
     state = snapshot.state
     assert state is not None  # the game is in play
     choices = services.dice.source or services.dice.choices  # the bots' own draws, not dice
-    action = choose_action(advisor, state, seat.position, choices, policy)
+    if keep_held:
+        action = keeping_held_action(advisor, state, seat.position)
+    else:
+        action = choose_action(advisor, state, seat.position, choices, policy)
     code, version = game.code, game.version
     if not seat.bot:
         services.turn_coach(code=code, version=version, action=action)
@@ -122,7 +143,7 @@ def _write_review(snapshot: Snapshot) -> timedelta | None:
     seats = snapshot.seats
     people = [seat.position for seat in seats if not seat.bot]
     moves = [
-        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category)
+        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category, m.by_coach)
         for m in Move.objects.filter(game_id=game.pk).order_by("version")
         if m.seat is not None
     ]
@@ -130,6 +151,7 @@ def _write_review(snapshot: Snapshot) -> timedelta | None:
     services.review_store(
         code=game.code,
         review={"seats": {str(p): r.to_dict() for p, r in reviews.items()}},
-        mean_losses={p: r.mean_loss for p, r in reviews.items()},
+        # A seat the coach played throughout has no figures of its own.
+        mean_losses={p: r.mean_loss for p, r in reviews.items() if r.decisions},
     )
     return None

@@ -42,9 +42,9 @@ class Pace(models.TextChoices):
         }[self.value]
 
     @classmethod
-    def default_for(cls, seat_count: int) -> Pace:
-        """Live for two or more people, untimed for a solo table."""
-        return cls.LIVE if seat_count > 1 else cls.UNTIMED
+    def default_for(cls, people: int) -> Pace:
+        """Live for two or more people, untimed for one."""
+        return cls.LIVE if people > 1 else cls.UNTIMED
 
 
 class BotLevel(models.TextChoices):

@@ -158,7 +158,8 @@ def _run_forever(heartbeat: float, tick: float) -> None:
 
 def ensure_running() -> None:
     """Start this process's background thread, once (``PRESENCE_HEARTBEAT_SECONDS=0``:
-    never, as in tests, which call :func:`sweep` and :func:`beat` themselves)."""
+    never, as in tests, which call :func:`sweep` and :func:`beat` themselves). Called when
+    the ASGI application is loaded, and again by each request and socket."""
     global _thread
     heartbeat = settings.PRESENCE_HEARTBEAT_SECONDS
     if not heartbeat or _thread is not None:

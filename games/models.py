@@ -73,6 +73,9 @@ class Game(models.Model):
     feedback = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     pace = models.CharField(max_length=10, choices=Pace, default=Pace.UNTIMED)
+    # The pace was left automatic: ``pace`` is the lobby's guess from the seats, decided at
+    # the start from who sits down (untimed when one person plays, live otherwise).
+    pace_automatic = models.BooleanField(default=False)
     # When the turn in progress began, and when its clock runs out (None: no clock, or
     # not a person's turn). Set by the services with every change of turn.
     turn_started_at = models.DateTimeField(null=True, blank=True)

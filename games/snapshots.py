@@ -79,6 +79,7 @@ RECENT_MOVE_FIELDS = (
     "held",
     "category",
     "points",
+    "by_coach",
 )
 RECENT_MOVES = 5  # a score, up to three rolls after it, and the newest move whatever it was
 

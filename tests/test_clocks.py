@@ -12,8 +12,8 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games import jobs, services
-from games.models import Connection, Game, LiveServer, Move, Seat
+from games import jobs, selectors, services
+from games.models import Connection, Game, LiveServer, Move, Seat, new_game_code
 from games.rules import Category
 from games.services import GameError, NotAllowed, StaleAction
 from tests.conftest import HTMX, snapshot, version_of
@@ -58,6 +58,40 @@ def test_an_unknown_pace_is_refused_and_opens_no_table(alice_client):
     assert response.status_code == 400
     assert "Choose blitz, live, relaxed, daily or untimed." in response.content.decode()
     assert not Game.objects.exists()
+
+
+def start_alone(browser, code: str) -> Game:
+    browser.post(f"/g/{code}/start/", {"version": Game.objects.get(code=code).version})
+    return Game.objects.get(code=code)
+
+
+def test_an_automatic_table_started_by_one_person_is_untimed(alice_client, coach_advisor):
+    alice_client.post("/games/new/", {"seats": 2})  # pace: automatic, the form's default
+    alone = Game.objects.get()
+    alice_client.post("/games/new/", {"seats": 3})
+    with_computers = Game.objects.exclude(pk=alone.pk).get()
+    alice_client.post(
+        f"/g/{with_computers.code}/bots/add/", {"version": with_computers.version, "level": "coach"}
+    )
+
+    for game in (
+        start_alone(alice_client, alone.code),
+        start_alone(alice_client, with_computers.code),
+    ):
+        assert game.status == "playing"
+        assert game.pace == "untimed" and game.turn_deadline is None
+
+
+def test_an_automatic_table_started_by_two_people_is_live_and_a_chosen_pace_stays(
+    alice_client, bob_client, make_game, ann, frozen_clock
+):
+    alice_client.post("/games/new/", {"seats": 2})
+    game = Game.objects.get()
+    bob_client.post(f"/g/{game.code}/join/", {"version": game.version})
+    chosen = make_game(ann, seats=2, pace="blitz")
+
+    assert start_alone(alice_client, game.code).pace == "live"
+    assert start_alone(alice_client, chosen.code).pace == "blitz"
 
 
 def test_a_started_turn_has_its_deadline_in_state_json(blitz, frozen_clock, client):
@@ -126,6 +160,25 @@ def test_expiry_mid_turn_lets_the_coach_finish_it_with_the_dice_held(
     assert blitz.turn_deadline == frozen_clock.now() + timedelta(seconds=30)
 
 
+def test_the_coach_finishing_a_turn_keeps_the_dice_the_player_held(
+    blitz, ann, loaded_dice, frozen_clock
+):
+    loaded_dice.load("13456")
+    services.turn_roll(code=blitz.code, player=ann, version=version_of(blitz))
+    # Alice holds the lone 1; the coach would keep 3 4 5 6 and roll it again.
+    services.turn_keep(
+        code=blitz.code, player=ann, version=version_of(blitz), held=(True,) + (False,) * 4
+    )
+    loaded_dice.load("6" * 10)
+    frozen_clock.advance(seconds=31)
+
+    jobs.sweep()
+
+    coachs_roll = Move.objects.filter(game=blitz, kind="roll", by_coach=True).first()
+    assert coachs_roll.dice[0] == "1" and coachs_roll.held[0] == "1"  # her 1 stayed kept
+    assert on_turn(blitz) == 1
+
+
 def test_expiry_before_the_first_roll_has_the_coach_play_the_whole_turn(blitz, frozen_clock):
     frozen_clock.advance(seconds=30)
 
@@ -160,6 +213,28 @@ def test_an_away_player_is_back_with_the_button(blitz, ann, frozen_clock, alice_
     assert seat_of(blitz, 0).status == "playing"
     # Her page says she plays her seat again: the way back is hidden from her now.
     assert 'id="me" data-seat="0" data-status="playing"' in response.content.decode()
+
+
+def test_im_back_works_whatever_version_the_page_had_and_twice_is_harmless(
+    blitz, ann, cat, frozen_clock, settings, alice_client
+):
+    settings.BOT_DELAY_SECONDS = 1
+    frozen_clock.advance(seconds=31)
+    jobs.sweep()  # away
+    pressed_at = version_of(blitz)
+    frozen_clock.advance(seconds=1)
+    jobs.sweep()  # the coach moves for her meanwhile: the page's version is old
+    assert version_of(blitz) > pressed_at
+
+    response = alice_client.post(f"/g/{blitz.code}/back/", {"version": pressed_at}, headers=HTMX)
+
+    assert response.status_code == 200
+    assert seat_of(blitz, 0).status == "playing"
+    after = snapshot(blitz)
+    again = alice_client.post(f"/g/{blitz.code}/back/", {"version": pressed_at}, headers=HTMX)
+    assert again.status_code == 200 and snapshot(blitz) == after
+    with pytest.raises(NotAllowed):
+        services.seat_return(code=blitz.code, player=cat, version=version_of(blitz))
 
 
 def test_an_away_player_is_back_by_playing(blitz, ann, ben, frozen_clock, settings, take_turn):
@@ -200,6 +275,80 @@ def test_the_away_page_offers_the_way_back(blitz, frozen_clock, alice_client, bo
     assert re.search(r'class="button primary when-away"[^>]*>I’m back<', board)
 
 
+# -- what the coach played for a person, shown as such -----------------------------------------
+
+
+@pytest.fixture
+def coach_mid_turn(blitz, loaded_dice, frozen_clock, settings):
+    """Alice's clock ran out before her first roll; the coach, at a human pace, has just
+    rolled 66612 for her."""
+    settings.BOT_DELAY_SECONDS = 1
+    frozen_clock.advance(seconds=31)
+    jobs.sweep()  # her clock: she is away
+    loaded_dice.load("66612")
+    frozen_clock.advance(seconds=1)
+    jobs.sweep()  # the coach's first roll for her
+    return blitz
+
+
+def finish_the_coachs_turn(game, frozen_clock, loaded_dice) -> None:
+    loaded_dice.load("6" * 10)
+    while on_turn(game) == 0:
+        frozen_clock.advance(seconds=1)
+        assert jobs.sweep()
+
+
+def test_the_table_says_which_moves_the_coach_played_for_an_away_player(
+    coach_mid_turn, loaded_dice, frozen_clock, bob_client
+):
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+    assert "The coach for alice: rolled 6 6 6 1 2." in page
+    assert "alice rolled" not in page
+
+    finish_the_coachs_turn(coach_mid_turn, frozen_clock, loaded_dice)
+
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+    scored = Move.objects.filter(game=coach_mid_turn, kind="score").get()
+    box = Category(scored.category).label
+    assert f"The coach for alice: scored {scored.points} in {box}." in page
+
+
+def test_a_reader_in_telugu_is_told_the_coach_played_in_telugu(coach_mid_turn, bob_client):
+    bob_client.cookies["django_language"] = "te"
+
+    page = bob_client.get(f"/g/{coach_mid_turn.code}/").content.decode()
+
+    assert "The coach for alice" not in page
+    assert "alice కోసం కోచ్: 6 6 6 1 2 విసిరింది." in page
+
+
+def test_moves_json_marks_the_moves_the_coach_played(
+    coach_mid_turn, loaded_dice, frozen_clock, client
+):
+    finish_the_coachs_turn(coach_mid_turn, frozen_clock, loaded_dice)
+
+    moves = client.get(f"/g/{coach_mid_turn.code}/moves.json").json()["moves"]
+
+    alices = [m["seat"] == 0 and m["kind"] != "start" for m in moves]  # all the coach's
+    assert [m["by_coach"] for m in moves] == alices
+    assert all(isinstance(m["by_coach"], bool) for m in moves)
+    roll = next(m for m in moves if m["kind"] == "roll")
+    assert set(roll) == {"version", "kind", "seat", "dice", "held", "by_coach"}
+    score = next(m for m in moves if m["kind"] == "score")
+    assert set(score) == {"version", "kind", "seat", "dice", "category", "points", "by_coach"}
+    assert set(moves[0]) == {"version", "kind", "seat", "rolloff", "by_coach"}
+
+
+def test_the_replay_says_which_moves_the_coach_played(coach_mid_turn, client):
+    roll = Move.objects.filter(game=coach_mid_turn, kind="roll").get()
+
+    coachs = client.get(f"/g/{coach_mid_turn.code}/replay/?v={roll.version}").content.decode()
+    start = client.get(f"/g/{coach_mid_turn.code}/replay/").content.decode()
+
+    assert "The coach played this move for alice." in coachs
+    assert "The coach played this move" not in start
+
+
 # -- exactly once ------------------------------------------------------------------------------
 
 
@@ -222,6 +371,22 @@ def test_a_late_second_look_at_the_same_version_changes_nothing(blitz, frozen_cl
     jobs.run(blitz.code, version)  # another process, a restart, a late timer
 
     assert snapshot(blitz) == after
+
+
+def test_a_move_made_as_the_clock_fires_wins_and_the_expiry_changes_nothing(
+    blitz, ann, frozen_clock, settings
+):
+    settings.BOT_DELAY_SECONDS = 1  # as in production: due work waits for the sweep
+    frozen_clock.advance(seconds=30)  # the very moment the clock runs out
+    ((code, version),) = jobs.claim(frozen_clock.now())  # a process takes the expiry at v
+    services.turn_roll(code=blitz.code, player=ann, version=version)  # Alice commits first
+    after = snapshot(blitz)
+
+    jobs.run(code, version)
+
+    assert snapshot(blitz) == after
+    assert seat_of(blitz, 0).status == "playing"
+    assert not Move.objects.filter(game=blitz, by_coach=True).exists()
 
 
 def test_work_left_by_a_killed_process_is_done_when_its_lease_runs_out(blitz, frozen_clock):
@@ -429,6 +594,21 @@ def test_a_takeover_by_a_stranger_or_on_a_timed_table_is_refused(
     assert snapshot(untimed) == before
 
 
+def test_someone_who_left_cannot_hand_another_players_turn_to_the_coach(
+    untimed, ben, frozen_clock, bob_client
+):
+    services.game_leave(code=untimed.code, player=ben, version=version_of(untimed))
+    frozen_clock.advance(minutes=3)  # Alice, on turn, has been silent long enough
+    before = snapshot(untimed)
+
+    response = bob_client.post(f"/g/{untimed.code}/takeover/", {"version": version_of(untimed)})
+
+    assert response.status_code == 403
+    assert "You left this game" in response.content.decode()
+    assert snapshot(untimed) == before
+    assert seat_of(untimed, 0).status == "playing"
+
+
 # -- the review, off the request path ---------------------------------------------------------
 
 
@@ -444,6 +624,55 @@ def test_the_last_box_does_not_wait_for_the_review(
     assert jobs.sweep() == 1
     game.refresh_from_db()
     assert set(game.review["seats"]) == {"0", "1"} and game.due_at is None
+
+
+def test_the_review_rates_only_the_decisions_a_person_made_themselves(
+    untimed, ann, ben, take_turn, play_out, alice_client
+):
+    take_turn(untimed, ann, "12345", Category.CHANCE)  # her one decision: the box
+    take_turn(untimed, ben, "12345", Category.CHANCE)
+    services.game_leave(code=untimed.code, player=ann, version=version_of(untimed))
+
+    game = play_out(untimed, [None, ben], whole=True)
+
+    alices = game.review["seats"]["0"]
+    assert [d["round"] for d in alices["decisions"]] == [1]
+    assert alices["skill"]["decisions"] == 1
+    assert seat_of(game, 0).mean_loss == pytest.approx(alices["decisions"][0]["loss"], abs=1e-3)
+    assert len(game.review["seats"]["1"]["decisions"]) >= 13  # Bob's own, every one
+
+
+def test_a_person_who_left_before_deciding_anything_gets_no_rating(
+    untimed, ann, ben, play_out, alice_client
+):
+    services.game_leave(code=untimed.code, player=ann, version=version_of(untimed))
+
+    game = play_out(untimed, [None, ben], whole=True)
+
+    assert game.review["seats"]["0"]["decisions"] == []
+    assert seat_of(game, 0).mean_loss is None
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    assert page.count('class="skill" data-band=') == 1  # Bob's; none for alice
+    assert "alice: skill and luck" not in page
+    from games import selectors
+
+    assert selectors.user_history("alice").band is None
+
+
+def test_the_replay_links_a_persons_reviewed_decision_past_the_coachs_moves(
+    blitz, ann, ben, frozen_clock, play_out, client
+):
+    frozen_clock.advance(seconds=31)
+    jobs.sweep()  # the coach plays Alice's first turn
+    services.seat_return(code=blitz.code, player=ann, version=version_of(blitz))
+    game = play_out(blitz, [ann, ben], whole=True)  # then she plays every turn herself
+
+    first = game.review["seats"]["0"]["decisions"][0]
+    page = client.get(f"/g/{game.code}/replay/?seat=0&decision=0").content.decode()
+
+    assert first["round"] == 2
+    assert "The coach played this move" not in page
+    assert "alice scored" in page and 'class="coach verdict"' in page
 
 
 # -- daily games' e-mails ----------------------------------------------------------------------
@@ -513,6 +742,19 @@ def test_a_guest_or_a_player_without_an_address_gets_no_mail(
     assert mail.outbox == []
 
 
+@pytest.mark.parametrize("pace", ["blitz", "live", "relaxed", "untimed"])
+def test_only_a_daily_game_sends_e_mail(make_game, alice, ann, ben, frozen_clock, pace):
+    alice.email = "alice@example.com"
+    alice.save()
+    make_game(ann, ben, start=True, starter=0, pace=pace)
+
+    jobs.sweep()
+    frozen_clock.advance(minutes=10)  # past any clock but a daily one: the coach plays on
+    jobs.sweep()
+
+    assert mail.outbox == []
+
+
 def test_sign_up_takes_an_optional_email_and_the_account_page_changes_it(client):
     from django.contrib.auth import get_user_model
 
@@ -555,9 +797,80 @@ def test_the_home_page_lists_the_games_where_it_is_your_turn_first(
     assert 'id="your-turn"' not in bobs
 
 
-@pytest.mark.parametrize("route", ["takeover", "back", "leave"])
+def copies_of(game: Game, count: int) -> list[Game]:
+    """``count`` more tables exactly like ``game`` (same seats, same turn), made at once."""
+    copies = []
+    for _ in range(count):
+        copy = Game.objects.get(pk=game.pk)
+        copy.pk, copy.code = None, new_game_code()
+        copies.append(copy)
+    copies = Game.objects.bulk_create(copies)
+    seats = list(game.seats.all())
+    Seat.objects.bulk_create(
+        Seat(
+            **{
+                f.attname: getattr(s, f.attname)
+                for f in Seat._meta.concrete_fields
+                if f.attname != "id"
+            }
+            | {"game_id": c.pk}
+        )
+        for c in copies
+        for s in seats
+    )
+    return copies
+
+
+def test_your_turn_lists_the_soonest_deadline_first_however_many_games_you_play(
+    make_game, ann, ben, frozen_clock
+):
+    first = make_game(ann, ben, start=True, starter=0, pace="untimed")
+    waiting = [first, *copies_of(first, 200)]
+    longest = waiting.pop()  # her turn there began before all the others
+    Game.objects.filter(pk=longest.pk).update(turn_started_at=first.started_at - timedelta(days=1))
+    frozen_clock.advance(minutes=1)
+    soonest = make_game(ann, ben, start=True, starter=0, pace="blitz")  # made last
+    later = make_game(ann, ben, start=True, starter=0, pace="daily")
+
+    listed = [entry.game.code for entry in selectors.your_turn_games(ann, frozen_clock.now())]
+
+    assert listed[:2] == [soonest.code, later.code]
+    # Untimed tables after, the one waiting longest first, and always in the same order.
+    assert listed[2:] == [longest.code, *(g.code for g in waiting)][: len(listed) - 2]
+
+
+def test_the_open_tables_on_the_home_page_say_each_ones_pace(make_game, ann, ben, client):
+    make_game(ann, seats=2, public=True, pace="blitz")
+    make_game(ben, seats=3, public=True, pace="daily")
+
+    page = client.get("/").content.decode()
+    listed = page[page.index('id="open-tables"') :]
+
+    assert "Blitz: 30 seconds a turn" in listed and "Daily: 24 hours a turn" in listed
+
+
+def test_state_json_has_no_deadline_once_the_game_is_over(
+    blitz, make_game, ann, ben, frozen_clock, play_out, client
+):
+    assert client.get(f"/g/{blitz.code}/state.json").json()["turn_deadline"] is not None
+    finished = play_out(blitz, [ann, ben])
+    abandoned = make_game(ann, ben, start=True, pace="blitz")
+    services.game_leave(code=abandoned.code, player=ann, version=version_of(abandoned))
+    services.game_leave(code=abandoned.code, player=ben, version=version_of(abandoned))
+
+    for game, status in ((finished, "finished"), (abandoned, "abandoned")):
+        state = client.get(f"/g/{game.code}/state.json").json()
+        assert state["status"] == status
+        assert state["turn_deadline"] is None
+
+
+@pytest.mark.parametrize(
+    ("route", "stale_status"),
+    # "I'm back" only ever brings one's own seat back: any version will do (none is stale).
+    [("takeover", 409), ("back", 200), ("leave", 409)],
+)
 def test_clock_actions_answer_bad_or_stale_forms_with_a_sentence_and_change_nothing(
-    blitz, alice_client, route
+    blitz, alice_client, route, stale_status
 ):
     before = snapshot(blitz)
 
@@ -568,7 +881,7 @@ def test_clock_actions_answer_bad_or_stale_forms_with_a_sentence_and_change_noth
 
     assert malformed.status_code == 400
     assert "reload the page" in malformed.content.decode()
-    assert stale.status_code == 409
+    assert stale.status_code == stale_status
     assert snapshot(blitz) == before
     assert alice_client.get(f"/g/{blitz.code}/{route}/").status_code == 405
 

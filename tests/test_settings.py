@@ -4,6 +4,7 @@ import os
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,39 @@ def test_a_busy_site_still_reads_every_session_from_memory(django_assert_num_que
         keys.append(session.session_key)
     with django_assert_num_queries(0):
         assert SessionStore(session_key=keys[0])["guest_name"] == "Player 0"
+
+
+def load_the_application(**env: str) -> str:
+    """Load the ASGI application in a new process as a server does; what it prints is how
+    many times loading it asked for the background thread (games/jobs.py)."""
+    code = (
+        "import os, django; "
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'yahtzee_site.settings'); "
+        "django.setup(); "
+        "from games import jobs; asked = []; "
+        "jobs.ensure_running = lambda: asked.append(1); "
+        "import yahtzee_site.asgi; print(len(asked))"
+    )
+    environment = {
+        k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "PYTEST_VERSION"
+    }
+    environment.update(env)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()[-1]
+
+
+def test_a_server_process_looks_for_due_work_from_its_start_not_its_first_visitor():
+    # A restarted process nobody visits still fires the deadlines, e-mails and reviews due.
+    assert load_the_application() == "1"
+    assert load_the_application(JOBS_START_WITH_APPLICATION="0") == "0"
+
+
+def test_the_tests_import_the_application_without_starting_its_background_thread():
+    assert application is not None  # loaded at the top of this module
+    assert "games.jobs" not in {thread.name for thread in threading.enumerate()}
 
 
 def test_the_server_keeps_the_garbage_collectors_full_pauses_few_and_short():

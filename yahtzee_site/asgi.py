@@ -11,6 +11,7 @@ django.setup(set_prefix=False)
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from games import jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -20,7 +21,8 @@ from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 
 class StartingJobs:
     """Starts this process's look for due work (turn clocks, computer players, reviews)
-    with its first request, then passes every request on."""
+    with its first request, if loading the application did not, then passes every request
+    on."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -35,3 +37,8 @@ websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket
 application = ProtocolTypeRouter({"http": StartingJobs(django_asgi_app), "websocket": websockets})
 
 garbage_collection.tune()
+
+if settings.JOBS_START_WITH_APPLICATION:
+    # A restarted process fires the deadlines, e-mails and reviews due before anyone visits
+    # (nothing while PRESENCE_HEARTBEAT_SECONDS=0).
+    jobs.ensure_running()

@@ -291,6 +291,13 @@ STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" 
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.0"))
 # How often each process looks in the database for due automatic work (games/jobs.py).
 JOBS_TICK_SECONDS = float(os.environ.get("JOBS_TICK_SECONDS", "0.5"))
+# Loading the ASGI application starts that look (and the heartbeat) at once, so a restarted
+# process nobody visits still acts on what is due; else its first request or socket does.
+# Off while pytest runs (it sets PYTEST_VERSION): tests import the application without a
+# server and do the due work themselves (jobs.sweep).
+JOBS_START_WITH_APPLICATION = env_bool(
+    "JOBS_START_WITH_APPLICATION", "PYTEST_VERSION" not in os.environ
+)
 
 # E-mail (daily games' "your turn" messages): printed to the console unless an SMTP host
 # is given. See the README's configuration table.

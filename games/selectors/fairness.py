@@ -20,7 +20,7 @@ def _flags(text: str) -> list[bool]:
 def moves_json(game: Game) -> dict[str, object]:
     """Every move in order, as outside tools read it: version, kind and seat; a roll's five
     dice after it and which were kept (``held``); the start's roll-off rounds, each a list
-    of ``[seat, [five dice]]``."""
+    of ``[seat, [five dice]]``; ``by_coach``: the coach played it for the seat's person."""
     moves: list[dict[str, object]] = []
     for move in Move.objects.filter(game=game).order_by("version"):
         entry: dict[str, object] = {"version": move.version, "kind": move.kind, "seat": move.seat}
@@ -33,6 +33,7 @@ def moves_json(game: Game) -> dict[str, object]:
             entry["dice"] = _dice(move.dice)
             entry["category"] = move.category
             entry["points"] = move.points
+        entry["by_coach"] = move.by_coach
         moves.append(entry)
     return {"moves": moves}
 

@@ -44,6 +44,7 @@ class MoveView(ViewModel):
     kept: tuple[int, ...] = ()  # a roll: the dice kept from the roll before
     box: str = ""  # a score: the box's name
     points: int = 0
+    by_coach: bool = False  # the coach played it for ``name`` (away, or left the game)
 
     @property
     def dice_text(self) -> str:
@@ -75,17 +76,22 @@ def move_log(
     last_score = None
     this_turn: list[MoveView] = []
     just_rolled = False
-    for made_at, kind, seat, turn, dice, held, category, points in recent:
+    for made_at, kind, seat, turn, dice, held, category, points, by_coach in recent:
         just_rolled = kind == "roll" and made_at == version
         name = names.get(seat, "") if isinstance(seat, int) else ""
         values = tuple(int(d) for d in str(dice))
         if kind == "score":
             box = box_name(Category(category)) if category else ""
             last_score = MoveView(
-                "score", name, values, box=box, points=int(cast("int | None", points) or 0)
+                "score",
+                name,
+                values,
+                box=box,
+                points=int(cast("int | None", points) or 0),
+                by_coach=bool(by_coach),
             )
             this_turn = []
         elif kind == "roll" and turn == turn_number:
             kept = tuple(v for v, h in zip(values, str(held), strict=False) if h == "1")
-            this_turn.append(MoveView("roll", name, values, kept=kept))
+            this_turn.append(MoveView("roll", name, values, kept=kept, by_coach=bool(by_coach)))
     return MoveLog(last_score, tuple(this_turn), just_rolled)

@@ -53,6 +53,7 @@ class Step(ViewModel):
     dice: tuple[DieView, ...]
     verdict: Verdict | None
     cards: tuple[CardColumn, ...]
+    coach_for: str = ""  # the coach played this move for the person of that name
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
             elif move.kind == Move.Kind.ROLL:
                 logged = [int(d) for d in move.dice]
                 fresh = [d for d, h in zip(logged, state.held, strict=True) if not h]
-                if rolls and seat in decisions:
+                if rolls and seat in decisions and not move.by_coach:
                     decision = (seat, decisions[seat])
                 state = engine.apply(state, engine.Roll(seat), _Logged(fresh))
                 rolls += 1
@@ -191,7 +192,8 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 ) % {"name": names.get(seat, ""), "kept": kept}
             else:
                 category = Category(move.category)
-                decision = (seat, decisions[seat]) if seat in decisions else None
+                reviewed = seat in decisions and not move.by_coach
+                decision = (seat, decisions[seat]) if reviewed else None
                 dice = state.dice
                 state = engine.apply(state, engine.Score(seat, category))
                 rolls = 0
@@ -226,6 +228,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 else (),
                 verdict=verdict,
                 cards=_columns(state, names, seat),
+                coach_for=names.get(seat, "") if move.by_coach and seat is not None else "",
             )
         )
     return steps, decision_versions

@@ -78,30 +78,39 @@ class YourTurn:
         return (self.seconds_left or 0) // 3600
 
 
+# Games in play looked at for "Your turn", soonest deadline first (most are others' turns).
+YOUR_TURN_SCANNED = 200
+
+
 def your_turn_games(player: Player, now: datetime, limit: int = 20) -> list[YourTurn]:
-    """Games in play where it is ``player``'s turn, the one whose clock runs out first first."""
+    """Games in play where it is ``player``'s turn: the one whose clock runs out first
+    first, then those without a clock, the turn waiting longest first."""
     if player.user_id is not None:
         seat_filter = Q(seats__user_id=player.user_id)
     elif player.guest:
         seat_filter = Q(seats__guest=player.guest, seats__user__isnull=True)
     else:
         return []
-    games = Game.objects.filter(seat_filter, status=Game.Status.PLAYING).distinct()
+    games = (
+        Game.objects.filter(seat_filter, status=Game.Status.PLAYING)
+        .distinct()
+        .order_by(F("turn_deadline").asc(nulls_last=True), F("turn_started_at").asc(), "pk")
+    )
     mine = []
-    for game in games.prefetch_related("seats")[:200]:
+    for game in games.prefetch_related("seats")[:YOUR_TURN_SCANNED]:
         seats = sorted(game.seats.all(), key=lambda s: s.position)
         on_turn = game.engine_state(seats).current_seat
         assert on_turn is not None  # a game in play has a seat on turn
         seat = seats[on_turn]
         if player.owns(seat) and not seat.coach_plays:
             mine.append(game)
-    far = datetime.max.replace(tzinfo=UTC)
-    mine.sort(key=lambda g: g.turn_deadline or far)
+            if len(mine) == limit:
+                break
     return [
         YourTurn(
             g, max(0, int((g.turn_deadline - now).total_seconds())) if g.turn_deadline else None
         )
-        for g in mine[:limit]
+        for g in mine
     ]
 
 

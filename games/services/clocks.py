@@ -74,9 +74,12 @@ def replan(game: Game, seats: list[Seat], *fields: str, new_turn: bool = False) 
     bump(game, *PLAN_FIELDS, *fields)
 
 
-def _playing_game(code: str, version: int | None) -> tuple[Game, list[Seat], engine.GameState]:
+def _playing_game(
+    code: str, version: int | None, *, any_version: bool = False
+) -> tuple[Game, list[Seat], engine.GameState]:
     game = locked_game(code)
-    check_version(game, version)
+    if not any_version:
+        check_version(game, version)
     if game.status != Game.Status.PLAYING:
         raise GameError(_("This game is not in play."))
     seats = list(game.seats.order_by("position"))
@@ -107,9 +110,13 @@ def turn_expire(*, code: str, version: int | None) -> Game:
 
 
 @transaction.atomic
-def seat_return(*, code: str, player: Player, version: int | None) -> Game:
-    """ "I'm back": an away player plays their own turns again, from the next decision."""
-    game, seats, _state = _playing_game(code, version)
+def seat_return(*, code: str, player: Player, version: int | None = None) -> Game:
+    """ "I'm back": an away player plays their own turns again, from the next decision.
+
+    Whatever ``version`` the page had: the coach moves for an away seat every few seconds,
+    and coming back changes nothing but the seat's own status, so a press is never stale
+    (a second one changes nothing)."""
+    game, seats, _state = _playing_game(code, version, any_version=True)
     seat = _own_seat(seats, player)
     if seat.status == Seat.Status.LEFT:
         raise GameError(_("You left this game; the coach plays your seat to the end."))
@@ -132,9 +139,11 @@ def _silent_since(game: Game, seat: Seat) -> datetime | None:
 
 @transaction.atomic
 def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
-    """Anyone seated hands the turn of a player who has gone silent to the coach."""
+    """Anyone still at the table (playing, or away) hands the turn of a player who has gone
+    silent to the coach."""
     game, seats, state = _playing_game(code, version)
-    _own_seat(seats, player)
+    if _own_seat(seats, player).status == Seat.Status.LEFT:
+        raise NotAllowed(_("You left this game; the coach plays your seat to the end."))
     assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if seat.bot or seat.coach_plays:

@@ -127,7 +127,8 @@ def game_create(
     """A new game in its lobby, with the creator in the first seat.
 
     ``coach_hints=None`` decides at the start: on when at most one person plays.
-    ``pace=None``: live for two or more seats, untimed for a solo table.
+    ``pace=None`` (automatic) decides at the start too: untimed when one person plays,
+    live otherwise; until then the lobby shows the pace its seats suggest.
     """
     if not player.is_known:
         raise NotAllowed(gettext("Log in or choose a guest name to create a game."))
@@ -137,12 +138,14 @@ def game_create(
     if not 1 <= series <= MAX_SERIES:
         raise GameError(gettext("A series has 1 to 6 games."))
     client_seed = clean_client_seed(client_seed)
+    automatic = not pace
     try:
         pace = Pace(pace) if pace else Pace.default_for(seat_count)
     except ValueError:
         raise GameError(gettext("Choose blitz, live, relaxed, daily or untimed.")) from None
     game = Game.objects.create(
         pace=pace,
+        pace_automatic=automatic,
         seat_count=seat_count,
         upper_first=rules.upper_first,
         is_public=is_public,
@@ -292,9 +295,12 @@ def game_start(
     state = engine.start(len(seats), game.rules, source)
     dice.advance(game, source)
     game.seat_count = len(seats)
+    people = sum(1 for seat in seats if not seat.bot)
     if game.coach_hints is None:
-        game.coach_hints = sum(1 for seat in seats if not seat.bot) <= 1
-    if sum(1 for seat in seats if not seat.bot) > 1:
+        game.coach_hints = people <= 1
+    if game.pace_automatic:
+        game.pace = Pace.default_for(people)
+    if people > 1:
         game.feedback = False  # feedback is for one person learning, not a match
     game.status = Game.Status.PLAYING
     game.started_at = clock.now()
@@ -329,6 +335,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         upper_first=game.upper_first,
         coach_hints=game.coach_hints,
         pace=game.pace,
+        pace_automatic=game.pace_automatic,
         feedback=game.feedback,
         is_public=False,
         host_user_id=player.user_id,

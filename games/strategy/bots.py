@@ -80,6 +80,26 @@ def action_for(state: GameState, seat: int, option: Option | WinOption) -> Actio
     return Keep(seat, held_flags(state.dice, keep, state.held))
 
 
+def keeping_held_action(advisor: Advisor, state: GameState, seat: int) -> Action:
+    """Optimal play that keeps at least the dice held now: the best keep among those that
+    hold every die held (more may join them), or the best box. The coach finishing a
+    person's turn starts from the position as they left it."""
+    if state.is_finished or state.current_seat != seat:
+        _ranking(advisor, state, seat)  # raises the reason
+    if state.dice is None:
+        return Roll(seat)
+    held = Counter(state.kept_dice())
+    return action_for(
+        state,
+        seat,
+        next(
+            option
+            for option in _ranking(advisor, state, seat)
+            if isinstance(option.choice, Category) or not held - Counter(option.choice)
+        ),
+    )
+
+
 def _play(
     pick: Callable[[list[Option], GameState], Option],
 ) -> Callable[[Advisor, GameState, int, DiceSource], Action]:

@@ -3,6 +3,9 @@
 A turn holds up to three decisions for the player: which dice to keep before the second
 and third rolls, and which box to fill. Each is read from the game's move log, valued by
 the solved table, and rated by the expected points it lost against the best choice.
+Decisions the coach played for a person (away, or left the game) are not theirs: they
+are skipped, so a person's figures cover their own decisions only. A keep belongs to
+whoever made the roll it led to.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class LoggedMove:
     dice: str = ""  # the dice after a roll; the dice scored
     held: str = ""  # for a roll: which dice were kept for it ("01100")
     category: str = ""  # for a score: the box
+    by_coach: bool = False  # the coach played it for the seat's person
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class SeatReview:
             "total_loss": round(self.total_loss, 3),
             "mean_loss": round(self.mean_loss, 3),
             "costliest": [self.decisions.index(d) for d in self.costliest],
-            "skill": self.skill.to_dict(),
+            # No decision of their own: nothing to rate (no play, luck or band).
+            "skill": self.skill.to_dict() if self.decisions else None,
             "bands": bands_to_dict(),
         }
 
@@ -118,7 +123,8 @@ def review_game(
     moves: Iterable[LoggedMove],
     seats: Iterable[int] | None = None,
 ) -> dict[int, SeatReview]:
-    """Rate every keep and every box of ``seats`` (default: all) from the move log."""
+    """Rate every keep and every box of ``seats`` (default: all) from the move log, except
+    those the coach played for them."""
     wanted = set(range(seat_count) if seats is None else seats)
     cards = [Scorecard(rules=rules) for _ in range(seat_count)]
     start = advisor.expected_total(cards[0])
@@ -129,7 +135,7 @@ def review_game(
         seat = move.seat
         if move.kind == "roll":
             new = parse_dice(move.dice)
-            if rolls and seat in wanted:  # the keep that led to this roll
+            if rolls and seat in wanted and not move.by_coach:  # the keep that led here
                 assert dice is not None
                 keep = _kept(dice, move.held)
                 reviews[seat].decisions.append(
@@ -139,7 +145,7 @@ def review_game(
         elif move.kind == "score":
             category = Category(move.category)
             scored = parse_dice(move.dice)
-            if seat in wanted:
+            if seat in wanted and not move.by_coach:
                 reviews[seat].decisions.append(
                     _rate(
                         advisor, seat, cards[seat], scored, ROLLS_PER_TURN - rolls, category, "box"

@@ -64,7 +64,8 @@ class LiveServer:
         self.env = {
             key: value
             for key, value in os.environ.items()
-            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+            # PYTEST_VERSION: the server starts its background work as in production.
+            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PYTEST_VERSION"}
         }
         self.env.update(
             {

@@ -52,6 +52,8 @@ _SCRUBBED = (
     "DJANGO_SETTINGS_MODULE",
     "PRESENCE_HEARTBEAT_SECONDS",
     "WS_MAX_SOCKETS_PER_CLIENT",
+    "JOBS_START_WITH_APPLICATION",
+    "PYTEST_VERSION",  # a server started by a test starts its background work as in production
 )
 
 
