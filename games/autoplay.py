@@ -65,25 +65,22 @@ def act(code: str, version: int) -> timedelta | None:
                 return None
         return _computer_acts(snapshot, seat, "optimal", keep_held=_players_roll(snapshot))
     now = clock.now()
-    if game.pace == Pace.DAILY and game.mailed_turn != state.turn_number:
-        if services.mail_marked(
-            code=code, version=version, field="mailed_turn", turn=state.turn_number
-        ):
-            mails.your_turn(snapshot, seat)
-        return None
     deadline = game.turn_deadline
-    if deadline is not None and deadline <= now:
+    if deadline is not None and deadline <= now:  # first: a failing mail server stalls nobody
         services.turn_expire(code=code, version=version)
         return None
-    if (
-        game.pace == Pace.DAILY
-        and deadline is not None
-        and game.reminded_turn != state.turn_number
-        and deadline - REMINDER_BEFORE <= now
-    ) and services.mail_marked(
-        code=code, version=version, field="reminded_turn", turn=state.turn_number
-    ):
+    if game.pace != Pace.DAILY:
+        return None
+    # A daily game's e-mails go first and are noted after: a mail server that fails leaves
+    # the game due, so the next look (at the end of the lease) sends again; only a process
+    # killed between the two could send one twice, never none.
+    turn = state.turn_number
+    if game.mailed_turn != turn:
+        mails.your_turn(snapshot, seat)
+        services.mail_marked(code=code, version=version, field="mailed_turn", turn=turn)
+    elif deadline is not None and game.reminded_turn != turn and deadline - REMINDER_BEFORE <= now:
         mails.last_hour(snapshot, seat)
+        services.mail_marked(code=code, version=version, field="reminded_turn", turn=turn)
     return None
 
 

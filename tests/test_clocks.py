@@ -894,3 +894,48 @@ def test_a_snapshot_from_the_wire_keeps_the_clock(blitz):
     assert again.game.turn_deadline == blitz.turn_deadline
     assert again.game.pace == "blitz"
     assert [s.status for s in again.seats] == ["playing", "playing"]
+
+
+def test_a_daily_turns_mail_that_the_mail_server_refused_goes_at_the_next_look(
+    make_game, alice, ann, ben, frozen_clock, coach_advisor, monkeypatch
+):
+    """A mail server that fails once must not cost the player their e-mail: the game stays
+    due and the mail goes (once) when the lease runs out."""
+    alice.email = "alice@example.com"
+    alice.save()
+    sent = mail.send_mail
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("the mail server is down")
+
+    monkeypatch.setattr("games.mails.send_mail", down)
+    game = make_game(ann, ben, start=True, pace="daily")  # the turn comes: mailed at once
+    jobs.sweep()
+    assert mail.outbox == []
+
+    monkeypatch.setattr("games.mails.send_mail", sent)
+    jobs.sweep()  # still leased: nobody looks yet
+    assert mail.outbox == []
+    frozen_clock.advance(seconds=jobs.LEASE.total_seconds())
+    jobs.sweep()
+    jobs.sweep()
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["alice@example.com"]
+    assert f"/g/{game.code}/" in mail.outbox[0].body
+
+
+def test_a_mail_server_that_stays_down_does_not_stop_a_daily_turns_clock(
+    make_game, alice, ann, ben, frozen_clock, coach_advisor, monkeypatch
+):
+    alice.email = "alice@example.com"
+    alice.save()
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("the mail server is down")
+
+    monkeypatch.setattr("games.mails.send_mail", down)
+    game = make_game(ann, ben, start=True, pace="daily")
+    frozen_clock.advance(hours=24)
+    jobs.sweep()
+
+    assert seat_of(game, 0).status == "away"
+    assert mail.outbox == []

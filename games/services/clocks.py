@@ -235,7 +235,7 @@ def coach_stands_in(*, code: str, version: int | None) -> tuple[Game, bool]:
 @transaction.atomic
 def mail_marked(*, code: str, version: int, field: str, turn: int) -> bool:
     """Note that a daily game's e-mail of ``turn`` went (``mailed_turn`` or
-    ``reminded_turn``); False if it had gone already or the game moved on. Scheduling, not
+    ``reminded_turn``); False if it was noted already or the game moved on. Scheduling, not
     game state: no version bump."""
     game = locked_game(code)
     if game.version != version or getattr(game, field) == turn:
