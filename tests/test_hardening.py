@@ -69,6 +69,7 @@ def test_opening_a_page_does_not_sweep_the_dead_behind_the_rooms_back(duel):
         ("Ann\x00\x07", "Ann"),
         ("Ann\ud800", "Ann"),  # a lone surrogate
         ("\u200d Gus \u200c", "Gus"),
+        ("Rene\u200b\u0301", "Ren\u00e9"),  # a hidden character between a letter and its accent
     ],
 )
 def test_display_names_keep_only_what_can_be_seen(typed, shown):

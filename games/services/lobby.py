@@ -37,12 +37,16 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 def normal_name(name: str) -> str:
     """The name as it is shown: compatibility characters folded (NFKC), hidden characters
-    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty."""
+    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty.
+
+    Folded again once the hidden characters are gone: one between a letter and its accent
+    kept them apart the first time ("e", zero-width space, acute accent is "é")."""
     words = unicodedata.normalize("NFKC", name).split()
     visible = (
         "".join(c for c in w if unicodedata.category(c) not in HIDDEN_CATEGORIES) for w in words
     )
-    return " ".join(w for w in visible if w)[:MAX_NAME].strip()
+    folded = unicodedata.normalize("NFKC", " ".join(w for w in visible if w))
+    return folded[:MAX_NAME].strip()
 
 
 def clean_name(name: str) -> str:
