@@ -90,18 +90,21 @@ def _bot_names(level: BotLevel, number: int) -> list[str]:
     return names
 
 
+def name_taken(seats: Iterable[Seat], name: str) -> bool:
+    """Whether ``name`` is already carried at the table, by a seat (a computer player's, in
+    any language) or an account holder's name."""
+    return any(same_name(name, other) for seat in seats for other in _names_of(seat))
+
+
 def _check_name_free(seats: Iterable[Seat], name: str) -> None:
-    """Refuse a name already carried at the table, by a seat (a computer player's, in any
-    language) or an account holder's name."""
-    for seat in seats:
-        if any(same_name(name, other) for other in _names_of(seat)):
-            raise GameError(
-                gettext(
-                    "Someone at this table is already called %(name)s. "
-                    "Choose another display name to sit down."
-                )
-                % {"name": name}
+    if name_taken(seats, name):
+        raise GameError(
+            gettext(
+                "Someone at this table is already called %(name)s. "
+                "Choose another display name to sit down."
             )
+            % {"name": name}
+        )
 
 
 def _take_seat(game: Game, player: Player, position: int, client_seed: str = "") -> Seat:
