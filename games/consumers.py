@@ -12,8 +12,9 @@ message a page may send is ``{"type": "resync"}`` to ask for the full current st
   at most once per room per interval (games/presence_pushes.py). However a consumer ends,
   its page leaves the presence; sends to a socket that has closed are dropped.
 * Refused with a close code and no traceback: a code the site could not have made
-  (4404), a visitor or a table over its socket limit (4429, games/socket_limits.py),
-  a page sending too many frames (4429). A frame that is not a resync gets a notice.
+  (4404, ``NoGameConsumer``), a visitor or a table over its socket limit (4429,
+  games/socket_limits.py), a page sending too many frames (4429). A frame that is not a
+  resync gets a notice.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from django.utils.translation import gettext, gettext_lazy
 from . import caches, jobs, languages, rendering, services, socket_limits
 from .broadcast import group_name
 from .committed import committed
-from .models import CODE_ALPHABET, CODE_LENGTH, Player
+from .models import Player
 from .presence_pushes import pushes
 from .selectors import PresenceView
 from .snapshots import Snapshot
@@ -55,12 +56,6 @@ NO_GAME = gettext_lazy("There is no game with that link.")
 # drops it).
 TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
-
-
-def is_game_code(code: str) -> bool:
-    """A code the site could have made: anything else names no game, and is never handed
-    to the channel layer (which refuses long or non-ASCII group names with a TypeError)."""
-    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
 
 
 def _viewer(scope: dict) -> Player:
@@ -153,10 +148,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.allowance = float(settings.WS_MESSAGE_BURST)
         self.last_message = time.monotonic()
-        if not is_game_code(self.code):
-            await self.accept()
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
-            return
         with translation.override(self.language):
             self.admitted, refusal = socket_limits.admit(self.scope, self.code)
             notice = _notice(refusal) if refusal is not None else ""
@@ -284,6 +275,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seat, self.present = seat, True
         await database_sync_to_async(_open_presence)(self.code, self.channel_name, seat)
         pushes.request(self.code)
+
+
+class NoGameConsumer(AsyncWebsocketConsumer):
+    """A socket to a link whose code the site could not have made (games/routing.py):
+    refused with ``CLOSE_UNKNOWN_GAME`` without touching the room or the database."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        with translation.override(languages.of_scope(self.scope)):
+            reason = str(NO_GAME)
+        await self.close(code=CLOSE_UNKNOWN_GAME, reason=reason)
 
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:

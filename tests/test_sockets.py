@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games import consumers, jobs, services, socket_limits
+from games import jobs, services, socket_limits
 from games.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
 from games.models import Connection, LiveServer
 from games.presence_pushes import pushes
@@ -123,7 +123,7 @@ async def test_sending_to_a_closed_socket_is_harmless_and_the_page_leaves():
 
 @pytest.mark.parametrize(
     "code",
-    ["x" * 94, "x" * 300, "ünïcödé123", "ABCDEFGHJK", "2345678", "23456789ab2", "😀" * 10],
+    ["x" * 94, "x" * 300, "ünïcödé123", "ABCDEFGHJK", "2345678", "23456789ab2", "😀" * 10, "\x00"],
 )
 async def test_a_link_no_game_could_have_is_refused_without_touching_the_room(code, caplog):
     comm = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=HEADERS)
@@ -135,7 +135,6 @@ async def test_a_link_no_game_could_have_is_refused_without_touching_the_room(co
     assert "no game" in closed["reason"]
     await comm.wait(timeout=3)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert consumers.is_game_code(code) is False
 
 
 # -- presence: coalesced pushes, and the rooms of a process that died -------------------------
