@@ -102,6 +102,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
     gone = False  # the socket is closed: nothing more is sent to it
+    resync: asyncio.Task | None = None  # reading the whole table after a missed version
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """Run the consumer; however it ends (a clean close, a lost network, an error in a
@@ -189,6 +190,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+        if self.resync is not None:
+            self.resync.cancel()  # its read may still finish: update_presence ignores it
+            self.resync = None
         self.pending.clear()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -229,9 +233,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.pending and self.gap_timer is None:
             # A version is missing: wait a moment for it, then resynchronise.
             loop = asyncio.get_running_loop()
-            self.gap_timer = loop.call_later(
-                REORDER_WAIT_SECONDS, lambda: asyncio.ensure_future(self.resync_after_gap())
-            )
+            self.gap_timer = loop.call_later(REORDER_WAIT_SECONDS, self.start_resync)
 
     async def flush_in_order(self) -> None:
         while self.version + 1 in self.pending:
@@ -240,6 +242,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self.pending and self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+
+    def start_resync(self) -> None:
+        self.resync = asyncio.ensure_future(self.resync_after_gap())
 
     async def resync_after_gap(self) -> None:
         self.gap_timer = None
@@ -272,6 +277,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.flush_in_order()
 
     async def update_presence(self, seat: int | None) -> None:
+        """Record the page as open (at ``seat``); nothing once it has left the room, which
+        a resync still under way when the socket closed may try."""
+        if not self.joined:
+            return
         self.seat, self.present = seat, True
         await database_sync_to_async(_open_presence)(self.code, self.channel_name, seat)
         pushes.request(self.code)

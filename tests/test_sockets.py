@@ -11,11 +11,13 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games import jobs, services, socket_limits
+from games import consumers, jobs, services, socket_limits
 from games.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
 from games.models import Connection, LiveServer
 from games.presence_pushes import pushes
+from games.services import Player
 from tests.test_consumers import (
+    act,
     connect,
     make_user,
     receive_board,
@@ -135,6 +137,68 @@ async def test_a_link_no_game_could_have_is_refused_without_touching_the_room(co
     assert "no game" in closed["reason"]
     await comm.wait(timeout=3)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_resync_that_ends_after_the_page_closed_does_not_bring_the_page_back(
+    monkeypatch,
+):
+    """A page that missed a version is sent the whole table; if the socket closes while
+    that is on its way, the page (whose viewer has sat down meanwhile) must not be recorded
+    as open again."""
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import group_name
+    from games.snapshots import Snapshot
+
+    host, cat = await make_user("ann"), await make_user("cat")
+    table = await act(services.game_create, player=Player("ann", user_id=host.pk), seat_count=3)
+    sending, release = asyncio.Event(), asyncio.Event()
+    hold_next_board = False
+
+    async def network(scope, receive, send):
+        async def slow_send(message):
+            if hold_next_board and "board" in message.get("text", ""):
+                sending.set()
+                await release.wait()
+            await send(message)
+
+        await application(scope, receive, slow_send)
+
+    page = WebsocketCommunicator(network, f"/ws/g/{table.code}/", headers=HEADERS)
+    page.scope["user"] = cat
+    assert (await page.connect())[0]
+    await receive_board(page)
+    wire = (await database_sync_to_async(Snapshot.load)(table.code)).to_wire()
+    monkeypatch.setattr(services.writes, "listeners", [])  # the page misses the next version
+    await act(
+        services.game_join,
+        code=table.code,
+        player=Player("cat", user_id=cat.pk),
+        version=table.version,
+    )
+
+    resync_done = asyncio.Event()
+    resync = GameConsumer.resync_after_gap
+
+    async def watched_resync(self):
+        try:
+            await resync(self)
+        finally:
+            resync_done.set()
+
+    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 0)
+    monkeypatch.setattr(GameConsumer, "resync_after_gap", watched_resync)
+    hold_next_board = True
+    one_after = {"type": "game.changed", "version": table.version + 2, "snapshot": wire}
+    await get_channel_layer().group_send(group_name(table.code), one_after)
+    await asyncio.wait_for(sending.wait(), timeout=3)  # the whole table is on its way
+
+    await page.send_input({"type": "websocket.disconnect", "code": 1001})
+    await page.wait(timeout=3)
+    assert await open_pages() == 0
+    release.set()
+    await asyncio.wait_for(resync_done.wait(), timeout=3)
+    assert await open_pages() == 0
 
 
 # -- presence: coalesced pushes, and the rooms of a process that died -------------------------
