@@ -29,6 +29,7 @@ from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import Error as DatabaseError
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
@@ -197,8 +198,26 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         finally:
-            await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
+            await self.close_presence()
         pushes.request(self.code)
+
+    async def close_presence(self) -> None:
+        """Remove the page's presence row. A write that fails (a database busy or gone for
+        a moment) is tried once more, then logged: the socket still ends cleanly."""
+        for attempt in (1, 2):
+            try:
+                await database_sync_to_async(services.presence_close)(
+                    channel_name=self.channel_name
+                )
+                return
+            except DatabaseError as error:
+                if attempt == 2:
+                    logger.warning(
+                        "the page %s of game %s could not leave its presence: %s",
+                        self.channel_name,
+                        self.code,
+                        error,
+                    )
 
     # -- from the page ------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -123,6 +123,37 @@ async def test_sending_to_a_closed_socket_is_harmless_and_the_page_leaves():
     assert await open_pages() == 0
 
 
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_page_whose_presence_cannot_be_removed_at_first_still_leaves_cleanly(
+    monkeypatch, caplog, failures
+):
+    """A database busy at the moment a page closes: removing its presence is tried once
+    more; if that fails too, a warning says so and the socket still ends without an error."""
+    from django.db import OperationalError
+
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    await receive_board(page)
+    close = services.presence_close
+    calls = []
+
+    def busy_database(**kwargs):
+        calls.append(kwargs)
+        if len(calls) <= failures:
+            raise OperationalError("database is locked")
+        close(**kwargs)
+
+    monkeypatch.setattr(services, "presence_close", busy_database)
+    with caplog.at_level(logging.WARNING):
+        await page.disconnect()  # raises if the consumer ended with an exception
+    assert len(calls) == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    warned = [r for r in caplog.records if "could not leave its presence" in r.getMessage()]
+    assert await open_pages() == (0 if failures == 1 else 1)
+    assert len(warned) == (0 if failures == 1 else 1)
+
+
 @pytest.mark.parametrize(
     "code",
     ["x" * 94, "x" * 300, "ünïcödé123", "ABCDEFGHJK", "2345678", "23456789ab2", "😀" * 10, "\x00"],
