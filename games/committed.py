@@ -7,10 +7,12 @@ the game and its seats back, and its write names the version
 (``UPDATE game SET ... WHERE version = v``): if the game changed meanwhile, the update
 matches no row, the move is refused as stale, and nothing is written.
 
-The invariant that makes this safe: **every write to a game's seats bumps the game's
-version, in the same transaction.** A copy whose version still matches the row then also
-has the seats as they are. (``tests/test_committed.py`` plays every service that writes a
-seat and fails if one of them does not.)
+The invariant that makes this safe: **every write to a seat field a snapshot carries
+bumps Game.version**, in the same transaction (the fields are ``SEAT_WIRE_FIELDS`` in
+games/snapshots.py). A copy whose version still matches the row then also has the seats as
+a snapshot shows them. Fields no snapshot carries (``last_seen``, written as pages open
+and close; ``rating_after``) change without a bump. (``tests/test_committed.py`` plays
+every service that writes a seat and fails if one of them breaks the invariant.)
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ message a page may send is ``{"type": "resync"}`` to ask for the full current st
   at most once per room per interval (games/presence_pushes.py). However a consumer ends,
   its page leaves the presence; sends to a socket that has closed are dropped.
 * Refused with a close code and no traceback: a code the site could not have made
-  (4404), a visitor or a table over its socket limit (4429, games/socket_limits.py),
-  a page sending too many frames (4429). A frame that is not a resync gets a notice.
+  (4404, ``NoGameConsumer``), a visitor or a table over its socket limit (4429,
+  games/socket_limits.py), a page sending too many frames (4429). A frame that is not a
+  resync gets a notice.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import Error as DatabaseError
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
@@ -35,7 +37,7 @@ from django.utils.translation import gettext, gettext_lazy
 from . import caches, jobs, languages, rendering, services, socket_limits
 from .broadcast import group_name
 from .committed import committed
-from .models import CODE_ALPHABET, CODE_LENGTH, Player
+from .models import Player
 from .presence_pushes import pushes
 from .selectors import PresenceView
 from .snapshots import Snapshot
@@ -55,12 +57,6 @@ NO_GAME = gettext_lazy("There is no game with that link.")
 # drops it).
 TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
-
-
-def is_game_code(code: str) -> bool:
-    """A code the site could have made: anything else names no game, and is never handed
-    to the channel layer (which refuses long or non-ASCII group names with a TypeError)."""
-    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
 
 
 def _viewer(scope: dict) -> Player:
@@ -107,6 +103,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
     gone = False  # the socket is closed: nothing more is sent to it
+    resync: asyncio.Task | None = None  # reading the whole table after a missed version
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """Run the consumer; however it ends (a clean close, a lost network, an error in a
@@ -153,10 +150,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.allowance = float(settings.WS_MESSAGE_BURST)
         self.last_message = time.monotonic()
-        if not is_game_code(self.code):
-            await self.accept()
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
-            return
         with translation.override(self.language):
             self.admitted, refusal = socket_limits.admit(self.scope, self.code)
             notice = _notice(refusal) if refusal is not None else ""
@@ -198,12 +191,33 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+        if self.resync is not None:
+            self.resync.cancel()  # its read may still finish: update_presence ignores it
+            self.resync = None
         self.pending.clear()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         finally:
-            await database_sync_to_async(services.presence_close)(channel_name=self.channel_name)
+            await self.close_presence()
         pushes.request(self.code)
+
+    async def close_presence(self) -> None:
+        """Remove the page's presence row. A write that fails (a database busy or gone for
+        a moment) is tried once more, then logged: the socket still ends cleanly."""
+        for attempt in (1, 2):
+            try:
+                await database_sync_to_async(services.presence_close)(
+                    channel_name=self.channel_name
+                )
+                return
+            except DatabaseError as error:
+                if attempt == 2:
+                    logger.warning(
+                        "the page %s of game %s could not leave its presence: %s",
+                        self.channel_name,
+                        self.code,
+                        error,
+                    )
 
     # -- from the page ------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -238,9 +252,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.pending and self.gap_timer is None:
             # A version is missing: wait a moment for it, then resynchronise.
             loop = asyncio.get_running_loop()
-            self.gap_timer = loop.call_later(
-                REORDER_WAIT_SECONDS, lambda: asyncio.ensure_future(self.resync_after_gap())
-            )
+            self.gap_timer = loop.call_later(REORDER_WAIT_SECONDS, self.start_resync)
 
     async def flush_in_order(self) -> None:
         while self.version + 1 in self.pending:
@@ -249,6 +261,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self.pending and self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+
+    def start_resync(self) -> None:
+        self.resync = asyncio.ensure_future(self.resync_after_gap())
 
     async def resync_after_gap(self) -> None:
         self.gap_timer = None
@@ -281,9 +296,24 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.flush_in_order()
 
     async def update_presence(self, seat: int | None) -> None:
+        """Record the page as open (at ``seat``); nothing once it has left the room, which
+        a resync still under way when the socket closed may try."""
+        if not self.joined:
+            return
         self.seat, self.present = seat, True
         await database_sync_to_async(_open_presence)(self.code, self.channel_name, seat)
         pushes.request(self.code)
+
+
+class NoGameConsumer(AsyncWebsocketConsumer):
+    """A socket to a link whose code the site could not have made (games/routing.py):
+    refused with ``CLOSE_UNKNOWN_GAME`` without touching the room or the database."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        with translation.override(languages.of_scope(self.scope)):
+            reason = str(NO_GAME)
+        await self.close(code=CLOSE_UNKNOWN_GAME, reason=reason)
 
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:

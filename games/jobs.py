@@ -14,7 +14,8 @@ with -9 mid-work leaves its claimed games due again when the lease ends; one kil
 before the deadline leaves them due as they were: the next process to look acts.
 
 Every ``PRESENCE_HEARTBEAT_SECONDS`` the same thread also marks this process alive, so
-that its open pages count as present.
+that its open pages count as present, and drops the pages of processes that died
+(:func:`beat`).
 
 With ``BOT_DELAY_SECONDS=0`` (the tests) there is no waiting: work that is due at once is
 done on the thread that committed the change (:func:`on_change`), one piece after the
@@ -32,14 +33,13 @@ from collections import deque
 from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 from . import autoplay, services
 from .clock import clock
 from .models import Game
-from .presence_pushes import push_presence, pushes
+from .presence_pushes import push_presence
 from .services import GameError
 from .snapshots import Snapshot
 
@@ -119,18 +119,12 @@ def on_change(snapshot: Snapshot) -> None:
         _local.queue = None
 
 
-def beat() -> list[str]:
-    """One heartbeat of this process: alive, and nothing due left waiting. Returns the
-    codes of the games whose presence changed because a dead process's pages were dropped."""
-    changed = services.server_heartbeat(SERVER_ID)
-    sweep()
-    return changed
-
-
-async def tick() -> None:
-    """:func:`beat`, then show the rooms that lost a dead process's pages who is there."""
-    for code in await database_sync_to_async(beat)():
-        pushes.request(code)
+def beat() -> None:
+    """One heartbeat of this process, the one its background thread beats: marked alive,
+    and when another process is found dead, its pages dropped and their rooms shown who
+    is really there."""
+    for code in services.server_heartbeat(SERVER_ID):
+        async_to_sync(push_presence)(code)
 
 
 _wake = threading.Event()
@@ -143,9 +137,7 @@ def _run_forever(heartbeat: float, tick: float) -> None:
     while True:
         try:
             if time.monotonic() - last_beat >= heartbeat:
-                for code in services.server_heartbeat(SERVER_ID):
-                    # A dead process's pages were dropped: show that room who is there.
-                    async_to_sync(push_presence)(code)
+                beat()
                 last_beat = time.monotonic()
             while sweep() >= CLAIMED_PER_SWEEP:
                 pass
@@ -158,8 +150,9 @@ def _run_forever(heartbeat: float, tick: float) -> None:
 
 def ensure_running() -> None:
     """Start this process's background thread, once (``PRESENCE_HEARTBEAT_SECONDS=0``:
-    never, as in tests, which call :func:`sweep` and :func:`beat` themselves). Called when
-    the ASGI application is loaded, and again by each request and socket."""
+    never, as in tests, which call :func:`sweep` and :func:`beat` themselves, the same
+    functions the thread calls). Called when the ASGI application is loaded, and again by
+    each request and socket."""
     global _thread
     heartbeat = settings.PRESENCE_HEARTBEAT_SECONDS
     if not heartbeat or _thread is not None:

@@ -1,6 +1,6 @@
 """Read-only pages beyond the table itself: checking the dice (moves.json, /verify/), the
-replay, a series' score pad and the leaderboard. Thin, like every view: a selector reads,
-a template renders."""
+replay, a series' score pad and the leaderboard, and the 404s of links no game or player
+could have. Thin, like every view: a selector reads, a template renders."""
 
 from __future__ import annotations
 
@@ -71,3 +71,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "min_games": selectors.MIN_RATED_GAMES,
     }
     return render(request, "games/leaderboard.html", context)
+
+
+def no_such_game(request: HttpRequest) -> HttpResponse:
+    """Any other link under ``g/``: its code is not one the site makes (games/converters.py),
+    so there is no game to look for."""
+    raise Http404(gettext("There is no game with that link."))
+
+
+def no_such_player(request: HttpRequest) -> HttpResponse:
+    """Any other link under ``u/``: no username looks like that (games/converters.py)."""
+    raise Http404(gettext("No player by that name."))

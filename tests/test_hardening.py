@@ -69,6 +69,7 @@ def test_opening_a_page_does_not_sweep_the_dead_behind_the_rooms_back(duel):
         ("Ann\x00\x07", "Ann"),
         ("Ann\ud800", "Ann"),  # a lone surrogate
         ("\u200d Gus \u200c", "Gus"),
+        ("Rene\u200b\u0301", "Ren\u00e9"),  # a hidden character between a letter and its accent
     ],
 )
 def test_display_names_keep_only_what_can_be_seen(typed, shown):
@@ -144,6 +145,20 @@ def test_a_guest_who_signs_up_is_shown_under_the_account_name(make_game, ann, ma
     seat = table.seats.get(position=1)
     assert (seat.name, seat.user_id, seat.guest) == ("augustus", account.pk, "")
     assert table.version == before + 1  # open pages are pushed the new name
+
+
+def test_a_guest_who_signs_up_under_a_name_taken_at_the_table_keeps_the_seats_name(
+    make_game, ann, make_user
+):
+    gus = guest_player("Gus")
+    table = make_game(ann, guest_player("Ann"), gus, seats=3)
+    account = make_user("ann")
+
+    assert services.guest_seats_claim(guest=gus.guest, user_id=account.pk) == 1
+
+    seats = list(table.seats.order_by("position"))
+    assert [seat.name for seat in seats] == ["alice", "Ann", "Gus"]
+    assert (seats[2].user_id, seats[2].guest) == (account.pk, "")  # the account's seat now
 
 
 def test_sitting_down_under_a_taken_name_is_answered_with_a_sentence_not_an_error_page(

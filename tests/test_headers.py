@@ -3,7 +3,8 @@
 The policy allows scripts, styles, images and sockets from the site only: no inline script
 or style, no ``eval``. So the pages themselves must hold no inline script, no ``style``
 attribute or element and no ``on...`` event handler, and htmx is told not to evaluate
-anything nor to inject its indicator styles. Checked on a page, an htmx swap and a 404.
+anything nor to inject its indicator styles. Checked on a page, an htmx swap, a 404 and
+the admin's log-in page.
 """
 
 from __future__ import annotations
@@ -122,15 +123,36 @@ def test_an_error_page_has_a_strict_policy_and_no_inline_code(client: Client):
     assert inline_code(response).found == []
 
 
-def test_production_adds_strict_transport_security(client: Client, settings):
+@pytest.mark.parametrize("answer", ["page", "htmx swap", "error page"])
+def test_production_adds_strict_transport_security(
+    answer, make_game, alice_client, bob_client, dice, settings
+):
     settings.SECURE_HSTS_SECONDS = 31536000
     settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     settings.SECURE_HSTS_PRELOAD = True
-    response = Client().get("/", secure=True)
+    if answer == "page":
+        response = Client().get("/", secure=True)
+        assert response.status_code == 200
+    elif answer == "htmx swap":
+        game = make_game(alice_client, bob_client, start=True, starter=0)
+        response = alice_client.post(
+            f"/g/{game.code}/roll/", {"version": version_of(game)}, headers=HTMX, secure=True
+        )
+        assert response.status_code == 200
+    else:
+        response = Client().get("/g/no-such-table/", secure=True)
+        assert response.status_code == 404
     assert response.headers["Strict-Transport-Security"] == (
         "max-age=31536000; includeSubDomains; preload"
     )
     assert_strict_policy(response)
+
+
+def test_the_admin_log_in_page_has_a_strict_policy_and_no_inline_code(client: Client):
+    response = client.get("/admin/login/")
+    assert response.status_code == 200
+    assert_strict_policy(response)
+    assert inline_code(response).found == []
 
 
 def test_the_inline_code_finder_sees_what_the_policy_would_block():

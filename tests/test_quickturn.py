@@ -32,7 +32,7 @@ def test_the_matrix_turn_is_the_lattice_turn(coach_advisor):
     values, trans = coach_advisor.table.values, coach_advisor.transitions
     for _ in range(30):
         position = random_card(rng)
-        m, u, y = (mask := coach_advisor._state(position))
+        m, u, y = (mask := coach_advisor.state(position))
         lattice = turn_values(trans, values, *(np.array([v]) for v in mask))
         future = box_future(values, mask)
         final = final_values(trans, future, mask)
@@ -62,7 +62,7 @@ def test_rank_does_not_depend_on_what_the_turn_cache_held(coach_advisor):
     caches.clear_all()
     assert coach_advisor.rank(position, "12456", 1) == coach_advisor.rank(position, "12456", 1)
     assert coach_advisor.rank(position, "12456", 2) == first
-    assert state_of(position)[0] == coach_advisor._state(position)[0]
+    assert state_of(position)[0] == coach_advisor.state(position)[0]
 
 
 def test_every_coach_cache_is_bounded_and_together_under_32_mb():

@@ -107,6 +107,12 @@ def test_environment_switches_to_the_scale_out_services(variable, value, express
     assert settings_value(expression, **{variable: value}) == expected
 
 
+def test_a_pages_socket_message_rate_is_set_by_the_environment():
+    rate = "(settings.WS_MESSAGES_PER_SECOND, settings.WS_MESSAGE_BURST)"
+    assert settings_value(rate) == "(5.0, 10)"
+    assert settings_value(rate, WS_MESSAGES_PER_SECOND="2.5", WS_MESSAGE_BURST="20") == "(2.5, 20)"
+
+
 def test_every_requests_cache_shares_one_redis_connection_pool():
     """Under ASGI each request gets a cache object of its own; none opens new connections
     (django-redis keeps one pool per process)."""

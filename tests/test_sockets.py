@@ -15,7 +15,9 @@ from games import consumers, jobs, services, socket_limits
 from games.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
 from games.models import Connection, LiveServer
 from games.presence_pushes import pushes
+from games.services import Player
 from tests.test_consumers import (
+    act,
     connect,
     make_user,
     receive_board,
@@ -121,9 +123,40 @@ async def test_sending_to_a_closed_socket_is_harmless_and_the_page_leaves():
     assert await open_pages() == 0
 
 
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_page_whose_presence_cannot_be_removed_at_first_still_leaves_cleanly(
+    monkeypatch, caplog, failures
+):
+    """A database busy at the moment a page closes: removing its presence is tried once
+    more; if that fails too, a warning says so and the socket still ends without an error."""
+    from django.db import OperationalError
+
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    await receive_board(page)
+    close = services.presence_close
+    calls = []
+
+    def busy_database(**kwargs):
+        calls.append(kwargs)
+        if len(calls) <= failures:
+            raise OperationalError("database is locked")
+        close(**kwargs)
+
+    monkeypatch.setattr(services, "presence_close", busy_database)
+    with caplog.at_level(logging.WARNING):
+        await page.disconnect()  # raises if the consumer ended with an exception
+    assert len(calls) == 2
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    warned = [r for r in caplog.records if "could not leave its presence" in r.getMessage()]
+    assert await open_pages() == (0 if failures == 1 else 1)
+    assert len(warned) == (0 if failures == 1 else 1)
+
+
 @pytest.mark.parametrize(
     "code",
-    ["x" * 94, "x" * 300, "ünïcödé123", "ABCDEFGHJK", "2345678", "23456789ab2", "😀" * 10],
+    ["x" * 94, "x" * 300, "ünïcödé123", "ABCDEFGHJK", "2345678", "23456789ab2", "😀" * 10, "\x00"],
 )
 async def test_a_link_no_game_could_have_is_refused_without_touching_the_room(code, caplog):
     comm = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=HEADERS)
@@ -135,7 +168,68 @@ async def test_a_link_no_game_could_have_is_refused_without_touching_the_room(co
     assert "no game" in closed["reason"]
     await comm.wait(timeout=3)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert consumers.is_game_code(code) is False
+
+
+async def test_a_resync_that_ends_after_the_page_closed_does_not_bring_the_page_back(
+    monkeypatch,
+):
+    """A page that missed a version is sent the whole table; if the socket closes while
+    that is on its way, the page (whose viewer has sat down meanwhile) must not be recorded
+    as open again."""
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import group_name
+    from games.snapshots import Snapshot
+
+    host, cat = await make_user("ann"), await make_user("cat")
+    table = await act(services.game_create, player=Player("ann", user_id=host.pk), seat_count=3)
+    sending, release = asyncio.Event(), asyncio.Event()
+    hold_next_board = False
+
+    async def network(scope, receive, send):
+        async def slow_send(message):
+            if hold_next_board and "board" in message.get("text", ""):
+                sending.set()
+                await release.wait()
+            await send(message)
+
+        await application(scope, receive, slow_send)
+
+    page = WebsocketCommunicator(network, f"/ws/g/{table.code}/", headers=HEADERS)
+    page.scope["user"] = cat
+    assert (await page.connect())[0]
+    await receive_board(page)
+    wire = (await database_sync_to_async(Snapshot.load)(table.code)).to_wire()
+    monkeypatch.setattr(services.writes, "listeners", [])  # the page misses the next version
+    await act(
+        services.game_join,
+        code=table.code,
+        player=Player("cat", user_id=cat.pk),
+        version=table.version,
+    )
+
+    resync_done = asyncio.Event()
+    resync = GameConsumer.resync_after_gap
+
+    async def watched_resync(self):
+        try:
+            await resync(self)
+        finally:
+            resync_done.set()
+
+    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 0)
+    monkeypatch.setattr(GameConsumer, "resync_after_gap", watched_resync)
+    hold_next_board = True
+    one_after = {"type": "game.changed", "version": table.version + 2, "snapshot": wire}
+    await get_channel_layer().group_send(group_name(table.code), one_after)
+    await asyncio.wait_for(sending.wait(), timeout=3)  # the whole table is on its way
+
+    await page.send_input({"type": "websocket.disconnect", "code": 1001})
+    await page.wait(timeout=3)
+    assert await open_pages() == 0
+    release.set()
+    await asyncio.wait_for(resync_done.wait(), timeout=3)
+    assert await open_pages() == 0
 
 
 # -- presence: coalesced pushes, and the rooms of a process that died -------------------------
@@ -248,7 +342,7 @@ async def test_pages_of_a_process_that_died_leave_the_live_count():
     pushes.request(game.code)
     assert "2 watching" in await receive_presence(page)
 
-    await jobs.tick()
+    await database_sync_to_async(jobs.beat)()  # as the process's background thread beats
     assert "1 watching" in await receive_presence(page)
     assert await open_pages() == 1
     await page.disconnect()

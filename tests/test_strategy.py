@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from games import engine
+from games import caches, engine
 from games.rules import (
     UPPER,
     Category,
@@ -172,6 +172,13 @@ def _random_card(rules: Rules, rng: random.Random) -> Scorecard:
         ]
         boxes[11] = rng.choice([None, 0, 50])
     return Scorecard(rules=rules, boxes=tuple(boxes))
+
+
+def test_the_rule_tables_are_kept_in_a_named_cache_that_tests_can_empty():
+    first = rule_tables(OFFICIAL)
+    assert rule_tables(OFFICIAL) is first
+    caches.clear_all()
+    assert rule_tables(OFFICIAL) is not first
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, UPPER_FIRST], ids=["official", "upper_first"])
@@ -556,7 +563,10 @@ def test_the_build_process_loads_the_solver_and_nothing_of_the_site():
     ).stdout.split()
     assert "games.strategy.solver" in loaded and "games.strategy.tablefile" in loaded
     assert not [m for m in loaded if m.startswith("django")]
-    assert "games.strategy.advisor" not in loaded and "games.caches" not in loaded
+    assert "games.strategy.advisor" not in loaded and "games.strategy.store" not in loaded
+    # games.caches (pure Python and cachetools, some 0.3 MB) holds the rule tables' memo.
+    outside = [m for m in loaded if m.startswith("games.") and not m.startswith("games.strategy")]
+    assert outside == ["games.caches", "games.rules"]
 
 
 def test_build_main_solves_and_reports_its_figures(tmp_path, monkeypatch, official, capsys):

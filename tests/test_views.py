@@ -311,6 +311,32 @@ def test_an_unknown_game_code_is_a_404_page(client, alice_client):
     assert client.get("/g/nosuchgame/state.json").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/g/%00/",
+        "/g/%00/state.json",
+        "/g/%00/roll/",
+        "/g/23456789ab%00/",
+        "/g/23456789abc/",  # one character too many
+        "/g/" + "2" * 300 + "/",
+        "/g/%C3%BCn%C3%AFc%C3%B6d%C3%A9/",
+        "/u/%00/",
+        "/u/ann%00/",
+        "/u/" + "a" * 151 + "/",
+    ],
+)
+def test_a_link_the_site_could_not_have_made_is_a_404_that_never_asks_the_database(
+    client, path, django_assert_num_queries
+):
+    """PostgreSQL refuses a NUL byte in a query with an error (a 500), so such a link must
+    be turned away before any query is made."""
+    with django_assert_num_queries(0):
+        response = client.get(path)
+    assert response.status_code == 404
+    assert "no game with that link" in text(response) or "No player by that name" in text(response)
+
+
 def test_account_holder_takes_a_free_seat(make_game, alice, bob_client, bob):
     game = make_game(player_of(alice), seats=3)
 

@@ -15,7 +15,7 @@ from games.strategy.outcomes import GAIN_MAX, box_outcomes, state_of
 from games.strategy.ruletables import CATEGORIES
 from games.strategy.scoredist import final_score_distribution
 from games.strategy.simulation import MatchResult, simulate_match
-from games.strategy.winning import _Plan, plays_to_win, rank_to_win, win_utility
+from games.strategy.winning import Plan, plays_to_win, rank_to_win, win_utility
 
 
 def card(**boxes: int | None) -> Scorecard:
@@ -115,7 +115,7 @@ def test_with_a_linear_utility_the_win_solver_is_the_expected_score_solver(coach
     for open_boxes in (1, 2, 3):
         position = random_card(rng, open_boxes)
         linear = np.arange(position.total + 14 * GAIN_MAX, dtype=float)
-        plan = _Plan(coach_advisor, state_of(position), position.total, linear)
+        plan = Plan(coach_advisor, state_of(position), position.total, linear)
         boxes, turn = plan.turn(state_of(position), per_box=True)
         assert turn.start[0] == pytest.approx(coach_advisor.expected_total(position), abs=1e-9)
         for dice in ("12345", "66661", "11223"):

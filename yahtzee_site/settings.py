@@ -273,9 +273,10 @@ TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 # Addresses or networks never limited (the load benchmark runs with 127.0.0.1).
 LIMITS_EXEMPT_IPS = env_list("LIMITS_EXEMPT_IPS", "")
 
-# Messages a page may send over its socket (it only ever asks for a resync).
-WS_MESSAGES_PER_SECOND = 5
-WS_MESSAGE_BURST = 10
+# Messages a page may send over its socket (it only ever asks for a resync): a burst at
+# once, then so many per second.
+WS_MESSAGES_PER_SECOND = float(os.environ.get("WS_MESSAGES_PER_SECOND", "5"))
+WS_MESSAGE_BURST = int(os.environ.get("WS_MESSAGE_BURST", "10"))
 # Open game pages (websockets) per process: per visitor (session, and network address), and
 # per table. 0 turns a limit off (the load benchmark: hundreds of pages from one address).
 WS_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("WS_MAX_SOCKETS_PER_CLIENT", "8"))

@@ -8,13 +8,15 @@ from django.db.models import Q
 
 from ..models import Game, Seat
 from ..profiles import Profile
+from .lobby import name_taken
 from .writes import bump
 
 
 @transaction.atomic
 def guest_seats_claim(*, guest: str, user_id: int) -> int:
     """A guest who signs up or logs in keeps the seats (and tables) they had as a guest,
-    shown from now on under the account's name."""
+    shown from now on under the account's name, unless someone else at that table is
+    already called that: then the seat keeps its guest name, so no two seats look alike."""
     if not guest:
         return 0
     claimed = 0
@@ -25,7 +27,10 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
         for seat in game.seats.filter(guest=guest, user__isnull=True):
             if game.seats.filter(user_id=user_id).exists():
                 continue  # already seated here with the account: keep the account's seat
-            seat.user_id, seat.guest, seat.name = user_id, "", name  # shown as the account
+            if not name_taken(game.seats.exclude(pk=seat.pk).select_related("user"), name):
+                seat.name = name  # shown as the account from now on
+            # else it keeps the name it sat down under: no two seats may look alike
+            seat.user_id, seat.guest = user_id, ""
             seat.save(update_fields=["user", "guest", "name"])
             claimed += 1
         if game.host_guest == guest and game.host_user_id is None:

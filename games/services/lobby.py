@@ -37,12 +37,16 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 def normal_name(name: str) -> str:
     """The name as it is shown: compatibility characters folded (NFKC), hidden characters
-    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty."""
+    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty.
+
+    Folded again once the hidden characters are gone: one between a letter and its accent
+    kept them apart the first time ("e", zero-width space, acute accent is "é")."""
     words = unicodedata.normalize("NFKC", name).split()
     visible = (
         "".join(c for c in w if unicodedata.category(c) not in HIDDEN_CATEGORIES) for w in words
     )
-    return " ".join(w for w in visible if w)[:MAX_NAME].strip()
+    folded = unicodedata.normalize("NFKC", " ".join(w for w in visible if w))
+    return folded[:MAX_NAME].strip()
 
 
 def clean_name(name: str) -> str:
@@ -86,18 +90,21 @@ def _bot_names(level: BotLevel, number: int) -> list[str]:
     return names
 
 
+def name_taken(seats: Iterable[Seat], name: str) -> bool:
+    """Whether ``name`` is already carried at the table, by a seat (a computer player's, in
+    any language) or an account holder's name."""
+    return any(same_name(name, other) for seat in seats for other in _names_of(seat))
+
+
 def _check_name_free(seats: Iterable[Seat], name: str) -> None:
-    """Refuse a name already carried at the table, by a seat (a computer player's, in any
-    language) or an account holder's name."""
-    for seat in seats:
-        if any(same_name(name, other) for other in _names_of(seat)):
-            raise GameError(
-                gettext(
-                    "Someone at this table is already called %(name)s. "
-                    "Choose another display name to sit down."
-                )
-                % {"name": name}
+    if name_taken(seats, name):
+        raise GameError(
+            gettext(
+                "Someone at this table is already called %(name)s. "
+                "Choose another display name to sit down."
             )
+            % {"name": name}
+        )
 
 
 def _take_seat(game: Game, player: Player, position: int, client_seed: str = "") -> Seat:

@@ -81,7 +81,9 @@ class Advisor:
         return self._trans
 
     # -- states --------------------------------------------------------------------------
-    def _state(self, card: Scorecard, mask: int | None = None) -> tuple[int, int, int]:
+    def state(self, card: Scorecard, mask: int | None = None) -> tuple[int, int, int]:
+        """``card``'s place in this advisor's table: (open boxes mask, upper subtotal up to
+        the bonus, whether the Yahtzee box holds 50); ValueError for a card it cannot answer."""
         if card.rules is not self.rules and card.rules != self.rules:
             raise ValueError(f"This advisor plays {self.rules}, not {card.rules}.")
         if mask is None:
@@ -97,7 +99,7 @@ class Advisor:
     def _future(self, card: Scorecard) -> float:
         if card.is_complete:
             return 0.0
-        mask, upper, held_50 = self._state(card)
+        mask, upper, held_50 = self.state(card)
         return float(self._values[mask, upper, held_50])
 
     def _turn(self, state: tuple[int, int, int], rolls_left: int) -> TurnPieces:
@@ -133,7 +135,7 @@ class Advisor:
         mask = mask_of(card)
         if mask == FULL_MASK:
             return []
-        state = self._state(card, mask)
+        state = self.state(card, mask)
         turn = self._turn(state, rolls_left)
         roll = ROLL_INDEX[tuple(sorted(dice))]
         choices, values = self._boxes.values(turn.future, state, roll)

@@ -14,10 +14,10 @@ these arrays with ``options`` on random cards and dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from games import caches
 from games.rules import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
@@ -104,7 +104,9 @@ def _points(rules: Rules) -> np.ndarray:
     return points
 
 
-@lru_cache(maxsize=4)
+# Asked while solving (a table being built): some 2 MB per rules profile, of which there
+# are two. The site's coach reads its tables from disk and never fills this.
+@caches.memoize("solver: what the rules allow, by rules", maxsize=2)
 def rule_tables(rules: Rules) -> RuleTables:
     """Ask :func:`games.rules.options` all the solver needs for ``rules`` (cached, read only)."""
     points = _points(rules)

@@ -46,6 +46,12 @@ __all__ = [
 
 
 # -- advisors in memory ------------------------------------------------------------------------
+# A registry, not a cache (games/caches.py): it holds at most one advisor per rules profile
+# and folder, each costing seconds to load (minutes to build), together with the builds
+# under way and the ones that failed, all under one lock. Nothing here is ever evicted, and
+# caches.clear_all(), which tests call around every test, leaves it alone: emptying it
+# would reload every table. Tests that need a process without advisors call
+# forget_advisors().
 
 _Key = tuple[Rules, Path]
 _advisors: dict[_Key, Advisor] = {}
@@ -211,7 +217,7 @@ def wait_until_ready(
 
 
 def forget_advisors() -> None:
-    """Drop every advisor and failure kept in memory (tests)."""
+    """Drop every advisor and failure kept in memory (tests: a fresh process)."""
     with _registry_lock:
         _advisors.clear()
         _failures.clear()

@@ -74,7 +74,7 @@ def win_utility(opponents: Sequence[np.ndarray], size: int) -> np.ndarray:
     return below + 0.5 * (at_or_below - below)
 
 
-class _Plan:
+class Plan:
     """Win chances of every state reachable from one turn-start state, for one opponent field."""
 
     def __init__(self, advisor: Advisor, root: State, total: int, utility: np.ndarray) -> None:
@@ -192,7 +192,7 @@ def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]
     dists = [final_score_distribution(advisor, o) for o in opponents]
     reach = card.total + len(card.open_boxes) * GAIN_MAX + 1
     utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + GAIN_MAX)
-    plan = _Plan(advisor, state, card.total, utility)
+    plan = Plan(advisor, state, card.total, utility)
     if len(card.open_boxes) > ALWAYS_SOLVED and plan.work > WORK_BOUND:
         _ROOTS.set(key, None)
         return None
