@@ -27,7 +27,9 @@ PHONE = {
 
 
 def assert_fits(page: Page, where: str) -> None:
-    """Nothing sticks out sideways: the page never scrolls horizontally."""
+    """Nothing sticks out sideways: the page never scrolls horizontally (once the dice have
+    landed: mid-tumble a turned die's corners reach a little past its place)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360, f"{where}: the page is {width}px wide on a 360px screen"
     wide = page.evaluate(

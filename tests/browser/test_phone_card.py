@@ -151,7 +151,8 @@ def test_on_a_phone_the_second_player_sees_their_own_column_first_also_after_liv
 
 
 # Whether every choice of a select reads whole inside it, with room for its arrow.
-CHOICES_FIT = """([id, arrow]) => {
+CHOICES_FIT = """async ([id, arrow]) => {
+    await document.fonts.ready;  // measured in the script's own font, not a fallback's
     const select = document.getElementById(id), style = getComputedStyle(select);
     const probe = document.createElement('span');
     probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre';
