@@ -36,7 +36,8 @@ urlpatterns = [
     path("accounts/login/", limit_failed_logins(views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Links whose code or username the site could not have made: a 404 saying so, before
-    # anything reaches the database (games/converters.py).
-    re_path(r"^g/", pages.no_such_game),
-    re_path(r"^u/", pages.no_such_player),
+    # anything reaches the database (games/converters.py). A well-formed one is left to
+    # the URLs above, so /g/<code> without its last slash is still sent on to /g/<code>/.
+    re_path(rf"^g/(?!{converters.GameCodeConverter.regex}(?:/|$))", pages.no_such_game),
+    re_path(rf"^u/(?!{converters.UsernameConverter.regex}(?:/|$))", pages.no_such_player),
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from games.models import Game
+from games.models import Game, Move
 from tests.conftest import HTMX, ScriptedDice, player_of, version_of
 
 pytestmark = pytest.mark.django_db
@@ -112,3 +112,29 @@ def test_a_watcher_hears_nothing_of_the_players_decisions(
     page = bob_client.get(f"/g/{game.code}/").content.decode()
 
     assert "Your last decision" not in page
+
+
+@pytest.mark.django_db(transaction=True)  # the coach moves on each commit
+def test_a_turn_the_coach_finished_when_the_clock_ran_out_is_not_called_yours(
+    alice, alice_client, coach_advisor, frozen_clock
+):
+    from games import jobs
+
+    person = player_of(alice)
+    game = services.game_create(player=person, seat_count=1, feedback=True, pace="blitz")
+    services.game_start(code=game.code, player=person, version=version_of(game))
+    services.turn_roll(
+        code=game.code, player=person, version=version_of(game), rng=ScriptedDice("66612")
+    )
+    game.refresh_from_db()
+    score(alice_client, game, "ones")
+    services.turn_roll(
+        code=game.code, player=person, version=version_of(game), rng=ScriptedDice("12345")
+    )
+
+    frozen_clock.advance(seconds=31)  # the clock runs out mid-turn: the coach finishes it
+    jobs.sweep()
+
+    assert Move.objects.filter(game=game, by_coach=True, kind=Move.Kind.SCORE).exists()
+    page = alice_client.get(f"/g/{game.code}/").content.decode()
+    assert "Your last decision, Aces, cost" in page

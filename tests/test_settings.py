@@ -398,3 +398,13 @@ async def test_a_slow_account_page_holds_up_no_table(monkeypatch):
     finally:
         released.set()
     assert (await login)["status"] == 200
+
+
+def test_a_mail_server_that_stops_answering_is_given_up_on_within_the_lease():
+    """A hung SMTP send must end before another process may take the game over and send the
+    same e-mail again."""
+    from django.conf import settings
+
+    from games import jobs
+
+    assert 0 < settings.EMAIL_TIMEOUT < jobs.LEASE.total_seconds() / 2

@@ -1265,3 +1265,10 @@ def test_a_guest_who_logs_in_takes_over_the_table_they_host(make_game, bob, make
     start = gus.post(f"/g/{game.code}/start/", {"version": game.version})
     assert start.status_code == 302
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+@pytest.mark.parametrize("path", ["/g/23456789ab", "/g/23456789ab/replay", "/u/ann"])
+def test_a_link_without_its_last_slash_is_sent_on_to_the_page(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 301
+    assert answer["Location"] == f"{path}/"

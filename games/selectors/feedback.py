@@ -41,7 +41,7 @@ def decision_feedback(game: Game, position: int | None) -> FeedbackView | None:
     if advisor is None:
         return None
     moves = [
-        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category)
+        LoggedMove(m.kind, m.seat, m.dice, m.held, m.category, m.by_coach)
         for m in Move.objects.filter(game=game).order_by("version")
         if m.seat is not None
     ]
