@@ -325,6 +325,18 @@ def axe_violations(page: Page, impacts: Iterable[str] = ("critical",)) -> list[d
     ]
 
 
+def serious_violations_in_both_themes(page: Page) -> dict[str, list[dict[str, Any]]]:
+    """axe's serious and critical findings on the page, in the light and the dark theme."""
+    found = {}
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        violations = axe_violations(page, impacts=("serious", "critical"))
+        if violations:
+            found[theme] = violations
+    page.emulate_media(color_scheme="light")
+    return found
+
+
 def save_screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
     """Write ``test-artifacts/screenshots/<name>.png`` (git-ignored)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

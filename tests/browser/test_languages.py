@@ -11,27 +11,15 @@ from tests.test_languages import english_in, shown_on_purpose
 
 from .people import (
     act,
-    axe_violations,
     code_of,
     press,
     save_screenshot,
+    serious_violations_in_both_themes,
     version,
     wait_live,
     wait_version,
     your_turn,
 )
-
-
-def serious_violations_in_both_themes(page) -> dict[str, list]:
-    """axe's serious and critical findings on the page, in the light and the dark theme."""
-    found = {}
-    for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme)
-        violations = axe_violations(page, impacts=("serious", "critical"))
-        if violations:
-            found[theme] = violations
-    page.emulate_media(color_scheme="light")
-    return found
 
 
 def test_a_telugu_browser_and_an_uzbek_one_read_the_rules_in_their_own_language(person):

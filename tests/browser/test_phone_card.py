@@ -16,12 +16,12 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .people import (
-    axe_violations,
     open_table,
     roll,
     save_screenshot,
     score,
     score_options,
+    serious_violations_in_both_themes,
     start_game,
     take_seat,
     version,
@@ -126,14 +126,8 @@ def test_on_a_phone_the_second_player_sees_their_own_column_first_also_after_liv
         assert_own_column_first(bea, "Bea", "Ann")
         assert {cell for cell in under(bea) if cell[0] == "filled"} == scored
 
-    serious = {}
-    for scheme in ("light", "dark"):
-        bea.emulate_media(color_scheme=scheme)
-        found = axe_violations(bea, impacts=("serious", "critical"))
-        if found:
-            serious[scheme] = found
+    serious = serious_violations_in_both_themes(bea)
     assert not serious, json.dumps(serious, indent=2)
-    bea.emulate_media(color_scheme="light")
 
     # Turned into a desktop-sized window, the same page shows the seats in their order.
     bea.set_viewport_size({"width": 1280, "height": 800})
