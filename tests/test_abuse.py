@@ -37,6 +37,16 @@ def empty_counts() -> Iterator[None]:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits count in fixed windows (django-ratelimit's clock): a test's requests all
+    fall in one, or a window ending between two of them would start the count again."""
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+
+
 def browser(address: str = "203.0.113.7", **headers: str) -> Client:
     return Client(REMOTE_ADDR=address, headers=headers)
 
