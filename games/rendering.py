@@ -6,6 +6,12 @@ small (whose turn it is, hosting, having a seat), so the board is rendered once 
 (game, version, viewpoint, language) in this process and reused for every socket and response.
 A shared board takes everything it shows from its view model (``g``): never from a
 request or a user, which belong to one viewer only.
+
+In play, one board serves the whole table: it carries both the controls of the player on
+turn and everyone else's view of the turn, and CSS keyed on the page's seat marker (#me)
+shows each person theirs. Only a table with the coach's hints gives the player on turn a
+board of their own (the advice is theirs alone). The sentence a screen reader hears
+(#announce) and the seat marker are the viewer's own, and small: added per viewer.
 """
 
 from __future__ import annotations
@@ -33,8 +39,10 @@ def _viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
         assert snapshot.state is not None
-        # Everyone not on turn, seated or watching, sees one board: what only a seated or an
-        # away player may press is shown to them by CSS keyed on their seat marker (#me).
+        # Everyone sees one board: what only the player on turn, a seated or an away player
+        # may press is shown to them by CSS keyed on their seat marker (#me).
+        if not game.coach_hints:
+            return "playing"
         return "playing:on-turn" if seat == snapshot.state.current_seat else "playing:others"
     if game.status == Game.Status.FINISHED:
         return f"finished:{'seated' if seat is not None else 'watching'}"
@@ -50,11 +58,11 @@ def _owner(seat: Seat) -> Player:
 def _everyday_viewers(snapshot: Snapshot) -> list[Player]:
     """One viewer for each board nearly everyone at a table in play (or over) sees."""
     game, seats = snapshot.game, snapshot.seats
-    viewers = [Player("")]  # anyone not on turn: the other players and the watchers
+    viewers = [Player("")]  # in play, everyone (with hints: anyone not on turn)
     if game.status == Game.Status.PLAYING:
         assert snapshot.state is not None and snapshot.state.current_seat is not None
         on_turn = seats[snapshot.state.current_seat]
-        if not on_turn.bot:
+        if game.coach_hints and not on_turn.bot:
             viewers.append(_owner(on_turn))
     elif game.status == Game.Status.FINISHED and seats:
         viewers.append(_owner(seats[0]))
@@ -80,7 +88,8 @@ def adopt(snapshot: Snapshot, rendered: dict[str, str]) -> None:
 
 
 def live_board(snapshot: Snapshot, viewer: Player) -> str:
-    """The board and the screen-reader announcement for ``viewer``, as pushed and swapped."""
+    """The board for ``viewer`` (shared with everyone who sees it the same way), as pushed
+    and swapped."""
     key = (snapshot.game.code, snapshot.game.version, viewpoint(snapshot, viewer))
     html = boards.get(key)
     if html is None:
@@ -101,10 +110,30 @@ def seat_marker(snapshot: Snapshot, viewer: Player) -> str:
     return _marker(None, "") if seat is None else _marker(seat.position, seat.status)
 
 
+announcements: caches.Cache[tuple[str, int, str], str] = caches.lru(
+    "screen-reader announcements by game, version and language", maxsize=1024
+)
+
+
+def announce(snapshot: Snapshot, viewer: Player) -> str:
+    """What a screen reader says of this version to ``viewer`` (#announce)."""
+    state = snapshot.state
+    on_turn = state is not None and any(
+        viewer.owns(s) for s in snapshot.seats if s.position == state.current_seat
+    )
+    key = (snapshot.game.code, snapshot.game.version, f"{get_language()}:{on_turn}")
+    html = announcements.get(key)
+    if html is None:
+        text = selectors.announcement(snapshot.game, state, snapshot.seats, on_turn=on_turn)
+        html = render_to_string("games/room.html#announce", {"text": text})
+        html = announcements.setdefault(key, html)
+    return html
+
+
 def remember(snapshot: Snapshot) -> None:
     """Listener for services: render the everyday boards of each committed version now."""
     prerender(snapshot)
 
 
 def live_message(snapshot: Snapshot, viewer: Player) -> str:
-    return live_board(snapshot, viewer) + seat_marker(snapshot, viewer)
+    return live_board(snapshot, viewer) + announce(snapshot, viewer) + seat_marker(snapshot, viewer)

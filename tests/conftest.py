@@ -11,6 +11,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -77,6 +78,56 @@ def dice_of(game: Game) -> str:
 def held_of(game: Game) -> str:
     """Which dice are kept, as the tests write them ("01100")."""
     return "".join("1" if h else "0" for h in game.held)
+
+
+class _Without(HTMLParser):
+    """The spans of ``html`` taken by elements of class ``hidden``, start tag to end tag."""
+
+    def __init__(self, html: str, hidden: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.hidden, self.spans = hidden, []
+        self.lines = [0]
+        for line in html.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.html = html
+        self.open: tuple[str, int, int] | None = None  # tag, depth, start offset
+
+    def here(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.open is not None:
+            name, depth, start = self.open
+            self.open = (name, depth + (tag == name), start)
+        elif self.hidden in (dict(attrs).get("class") or "").split():
+            self.open = (tag, 1, self.here())
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open is None or tag != self.open[0]:
+            return
+        name, depth, start = self.open
+        if depth > 1:
+            self.open = (name, depth - 1, start)
+            return
+        self.spans.append((start, self.html.index(">", self.here()) + 1))
+        self.open = None
+
+
+def seen_from(html: str, seat: int | None) -> str:
+    """A page or board as the person at ``seat`` (None: a spectator) is shown it.
+
+    In play one board serves the whole table: it carries the controls of the player on turn
+    (class ``for-turn``) and everyone else's view of the turn (``for-others``), and site.css
+    shows the page whose seat marker (#me) is the board's ``data-turn`` the first, every
+    other page the second (the browser tests check that in a real browser)."""
+    turn = re.search(r'id="board"[^>]*data-turn="(\d*)"', html)
+    on_turn = turn is not None and seat is not None and turn.group(1) == str(seat)
+    finder = _Without(html, "for-others" if on_turn else "for-turn")
+    finder.feed(html)
+    for start, end in reversed(finder.spans):
+        html = html[:start] + html[end:]
+    return html
 
 
 def board_view(game: Game, viewer: Player) -> Any:

@@ -17,6 +17,7 @@ from games.models import Connection, Game
 from games.routing import websocket_urlpatterns
 from games.rules import Category
 from games.services import Player
+from tests.conftest import seen_from
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -291,7 +292,12 @@ async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch
     await receive_board(spectator)
     await act(services.turn_roll, code=game.code, player=ann, version=game.version)
     mine, theirs = await receive_board(host_page), await receive_board(spectator)
+    # One board for the whole table; the seat marker after it says whose page it is.
+    assert mine.split('<div id="announce"')[0] == theirs.split('<div id="announce"')[0]
+    assert 'data-seat="0"' in mine and 'data-seat=""' in theirs
+    mine, theirs = seen_from(mine, 0), seen_from(theirs, None)
     assert "Your turn!" in mine and 'name="category"' in mine and "Roll again" in mine
+    assert "ann’s turn" not in mine
     assert "Your turn!" not in theirs and 'name="category"' not in theirs
     assert "ann’s turn" in theirs
     await host_page.disconnect()

@@ -12,7 +12,14 @@ import pytest
 from games import caches, rendering, rules, services
 from games.models import Player
 from games.snapshots import Snapshot
-from tests.conftest import version_of
+from tests.conftest import (
+    ScriptedDice,
+    guest_player,
+    player_of,
+    rolloff_won_by,
+    seen_from,
+    version_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +73,7 @@ def test_every_board_of_a_game_matches_a_fresh_render(
     # The game did go through what the fragments show: kept dice, previews, sums, the end.
     boards = "".join(fresh)
     assert 'aria-pressed="true"' in boards
-    assert 'class="open preview"' in boards
+    assert 'class="preview for-others"' in boards
     assert "more for the bonus" in boards
     assert "Final ranking" in boards
 
@@ -90,3 +97,63 @@ def test_fragments_read_in_one_language_stay_findable_when_others_push_them_out(
     with translation.override("te"):
         assert rendering.live_board(snapshot, ann) == telugu
     assert str(selectors.snapshot_view(snapshot, ann).pace_label) in english
+
+
+def test_in_play_the_whole_table_shares_one_board_rendered_once_a_version(
+    duel, ann, ben, monkeypatch, django_capture_on_commit_callbacks
+):
+    rendered: list[str] = []
+    render = rendering.render_to_string
+
+    def counting(name, context=None):
+        rendered.append(name)
+        return render(name, context)
+
+    monkeypatch.setattr(rendering, "render_to_string", counting)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.turn_roll(
+            code=duel.code, player=ann, version=version_of(duel), rng=ScriptedDice("22333")
+        )
+    snapshot = Snapshot.load(duel.code)
+    viewers = (ann, ben, Player(""), guest_player("Gus"))
+
+    boards = {rendering.live_board(snapshot, viewer) for viewer in viewers}
+
+    assert len(boards) == 1
+    assert rendered.count("games/room.html#live") == 1
+    # What each page shows of it: the player on turn their controls, everyone else the turn.
+    board = boards.pop()
+    alice, bob, spectator = seen_from(board, 0), seen_from(board, 1), seen_from(board, None)
+    assert 'name="category"' in alice and "data-roll" in alice and "Your turn!" in alice
+    assert 'aria-label="Die 1: 2, keep"' in alice
+    for other in (bob, spectator):
+        assert 'name="category"' not in other and "data-roll" not in other
+        assert 'aria-label="Die 1: 2"' in other and "Your turn!" not in other
+        assert "alice’s turn" in other and 'title="Would score 25 here"' in other
+    # The screen reader's sentence is each viewer's own.
+    assert "Your roll: 2, 2, 3, 3, 3." in rendering.live_message(snapshot, ann)
+    his = rendering.live_message(snapshot, ben)
+    assert "alice&#x27;s roll: 2, 2, 3, 3, 3." in his and "Your roll" not in his
+
+
+def test_with_the_coachs_hints_the_player_on_turn_has_a_board_of_their_own(
+    alice, bob, coach_advisor
+):
+    ann, ben = player_of(alice), player_of(bob)
+    game = services.game_create(player=ann, seat_count=2, coach_hints=True)
+    services.game_join(code=game.code, player=ben, version=version_of(game))
+    services.game_start(
+        code=game.code, player=ann, version=version_of(game), rng=rolloff_won_by(0, 2)
+    )
+    services.turn_roll(
+        code=game.code, player=ann, version=version_of(game), rng=ScriptedDice("66612")
+    )
+    snapshot = Snapshot.load(game.code)
+
+    hers, his = rendering.live_board(snapshot, ann), rendering.live_board(snapshot, ben)
+
+    assert hers != his
+    assert "Dashed dice: the ones the coach would hold." in hers and 'name="category"' in hers
+    assert "Coach" not in his and "box-hint" not in his  # the advice is hers alone
+    assert 'name="category"' not in his and "data-roll" not in his and "Your turn!" not in his
+    assert rendering.live_board(snapshot, Player("")) == his

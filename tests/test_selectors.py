@@ -77,7 +77,9 @@ def test_before_the_first_roll_the_starter_is_to_play(duel, ann, ben):
     assert mine.current.name == "alice"
     assert (mine.your_turn, theirs.your_turn, watching.your_turn) == (True, False, False)
     assert (mine.has_rolled, mine.dice, mine.rolls_left, mine.round) == (False, (), 3, 1)
-    assert (mine.can_roll, mine.can_keep, theirs.can_roll) == (True, False, False)
+    # What the player on turn may do, whoever looks: one board serves the whole table.
+    assert (mine.can_roll, mine.can_keep, theirs.can_roll) == (True, False, True)
+    assert (mine.for_turn, mine.for_others) == (watching.for_turn, watching.for_others)
     assert mine.announcement == "Round 1 of 13. Your turn."
     assert theirs.announcement == "Round 1 of 13. alice's turn."
     assert [s.is_current for s in mine.seats] == [True, False]

@@ -17,7 +17,7 @@ from games.committed import committed
 from games.models import Player
 from games.rules import Category
 from games.snapshots import Snapshot
-from tests.conftest import HTMX, ScriptedDice, player_of, version_of
+from tests.conftest import HTMX, ScriptedDice, player_of, seen_from, version_of
 from tests.test_views import post, text, url
 
 pytestmark = pytest.mark.django_db
@@ -136,12 +136,12 @@ def test_the_bonus_hint_stops_once_the_upper_section_is_full(duel, ann, ben, bob
 
 def test_the_dice_tumble_after_a_roll_but_not_after_holding_one(duel, ann, alice_client):
     roll(duel, ann, "12345")
-    assert 'class="dice rolled"' in text(alice_client.get(url(duel)))
+    assert 'class="dice rolled' in text(alice_client.get(url(duel)))
 
     keep(duel, ann, "10000")
-    page = text(alice_client.get(url(duel)))
-    assert 'class="dice"' in page
-    assert 'class="dice rolled"' not in page
+    page = seen_from(text(alice_client.get(url(duel))), 0)
+    assert 'class="dice for-turn"' in page
+    assert 'class="dice rolled' not in page
 
 
 def test_the_cost_of_rolling_with_held_dice_waits_until_something_is_held(
@@ -165,7 +165,7 @@ def test_held_dice_carry_a_held_badge_and_open_boxes_a_short_name(duel, ann, ali
     roll(duel, ann, "12345")
     keep(duel, ann, "01000")
 
-    page = text(alice_client.get(url(duel)))
+    page = seen_from(text(alice_client.get(url(duel))), 0)
 
     assert page.count(">Held</span>") == 1
     assert '<span class="label-short" aria-hidden="true">Sm. str.</span>' in page

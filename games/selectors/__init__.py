@@ -17,6 +17,7 @@
 
 from ..words import BOX_NAMES, box_name
 from .accounts import account_language
+from .announcements import announcement
 from .board import (
     GameView,
     SeatView,
@@ -82,6 +83,7 @@ __all__ = [
     "ViewModel",
     "account_language",
     "action_urls",
+    "announcement",
     "bot_ratings",
     "box_name",
     "choice_words",

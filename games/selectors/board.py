@@ -105,6 +105,11 @@ class GameView(ViewModel):
     moves: MoveLog = NO_MOVES
     pace: str = Pace.UNTIMED
     turn_deadline: datetime | None = None  # when the clock of the turn in progress runs out
+    # What the board carries of the turn in play: the player on turn's controls, the view
+    # of everyone else, or (one board for the whole table) both, and the page's seat marker
+    # (#me) against the board's data-turn shows each person theirs (site.css).
+    for_turn: bool = True
+    for_others: bool = True
 
     rounds = ROUNDS
     bot_levels = tuple(BotLevel)
@@ -172,11 +177,27 @@ class GameView(ViewModel):
 
     @property
     def can_roll(self) -> bool:
-        return self.your_turn and self.rolls_left > 0
+        """Whether the player on turn may roll (again)."""
+        return self.in_play and self.rolls_left > 0
 
     @property
     def can_keep(self) -> bool:
-        return self.your_turn and self.has_rolled and self.rolls_left > 0
+        """Whether the player on turn may keep or release dice now."""
+        return self.in_play and self.has_rolled and self.rolls_left > 0
+
+    @property
+    def turn_seat(self) -> int | str:
+        """The position of the seat on turn, for the board's ``data-turn`` ("" if none)."""
+        return self.current.position if self.current is not None and self.in_play else ""
+
+    @property
+    def dice_sets(self) -> tuple[tuple[bool, str], ...]:
+        """The dice as the board shows them: (pressable, for whom). Pressable for the player
+        on turn only, so while dice may be kept, a board for the whole table has both."""
+        if not self.can_keep:
+            return ((False, ""),)
+        sets = ((True, "for-turn"),) if self.for_turn else ()
+        return sets + (((False, "for-others"),) if self.for_others else ())
 
     @property
     def any_held(self) -> bool:
@@ -204,9 +225,9 @@ class GameView(ViewModel):
     def takeover_offered(self) -> bool:
         """Whether the seated players not on turn may hand the turn in play to the coach (an
         untimed table, its player on turn present and a person): the same for all of them,
-        so their shared board carries it and CSS shows it to seated players only."""
+        so their shared board carries it and CSS shows it to seated players not on turn."""
         on_turn = self.current
-        if on_turn is None or not self.in_play or self.your_turn:
+        if on_turn is None or not self.in_play or not self.for_others:
             return False
         present = on_turn.status == Seat.Status.PLAYING
         return self.pace == Pace.UNTIMED and present and not on_turn.bot
@@ -297,6 +318,10 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     joker_note = None
     viewer_on_turn = current_pos is not None and views[current_pos].is_you
     hints = hints_for(game, state) if viewer_on_turn and game.coach_hints else None
+    # The coach's advice is for the player on turn alone: at a table with hints, their
+    # board is their own. Elsewhere one board serves the whole table.
+    for_turn = not game.coach_hints or viewer_on_turn
+    for_others = not game.coach_hints or not viewer_on_turn
     suggested = hints.suggested if hints else ()
     if state and state.dice:
         for i, value in enumerate(state.dice):
@@ -355,12 +380,14 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
         rolloff=rolloff,
         ranking=ranking,
         rematch_code=snapshot.rematch_code,
-        announcement=announcement(game, state, views, current),
+        announcement=announcement(game, state, seats, on_turn=viewer_on_turn),
         viewer_has_account=viewer.user_id is not None,
         guest_name=viewer.name if viewer.user_id is None else "",
         pace=game.pace,
         turn_deadline=game.turn_deadline,
         hints=hints,
+        for_turn=for_turn,
+        for_others=for_others,
         moves=move_log(
             snapshot.recent_moves,
             {v.position: v.name for v in views},

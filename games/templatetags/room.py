@@ -24,22 +24,30 @@ from ..selectors.moves import SHORT_LABELS
 register = template.Library()
 
 
+# Who a cell is for, when the dice could fill its box: (the player on turn, everyone else).
+Audience = tuple[bool, bool]
+ANYONE: Audience = (False, False)  # a filled box, or one the dice cannot fill: one look
+
+
 @caches.memoize("scorecard cells", maxsize=8192, key_extra=get_language)
-def _score_cell(box: BoxView, your_turn: bool) -> SafeString:
-    return render_to_string("games/room.html#score_cell", {"box": box, "your_turn": your_turn})
+def _score_cell(box: BoxView, audience: Audience) -> SafeString:
+    for_turn, for_others = audience
+    return render_to_string(
+        "games/room.html#score_cell", {"box": box, "for_turn": for_turn, "for_others": for_others}
+    )
 
 
-def score_cell(box: BoxView, your_turn: bool) -> SafeString:
-    """One seat's cell in one row, as the viewer sees it (a button on their own turn)."""
-    # Only a box the dice could fill now looks different to the player on turn.
-    return _score_cell(box, box.option is not None and bool(your_turn))
+def score_cell(box: BoxView, audience: Audience) -> SafeString:
+    """One seat's cell in one row: a box the dice could fill now is a button for the player
+    on turn and a preview for everyone else (a board for the whole table has both)."""
+    return _score_cell(box, audience if box.option is not None else ANYONE)
 
 
 @caches.memoize("scorecard rows", maxsize=4096, key_extra=get_language)
-def _score_row(row: RowView, your_turn: bool) -> SafeString:
+def _score_row(row: RowView, audience: Audience) -> SafeString:
     # The cells are joined here: a {% for %} round a tag per cell cost four times as much,
     # and every roll changes the rows of the boxes still open.
-    cells = SafeString("".join(score_cell(box, your_turn) for box in row.boxes))
+    cells = SafeString("".join(score_cell(box, audience) for box in row.boxes))
     return render_to_string(
         "games/room.html#score_row",
         {
@@ -50,17 +58,19 @@ def _score_row(row: RowView, your_turn: bool) -> SafeString:
     )
 
 
-def score_row(row: RowView, your_turn: bool) -> SafeString:
+def score_row(row: RowView, audience: Audience) -> SafeString:
     """One box's row across the table, made of cells (most rows recur move after move)."""
     if all(box.option is None for box in row.boxes):  # the same for every viewer
-        return _score_row(row, False)
-    return _score_row(row, bool(your_turn))
+        return _score_row(row, ANYONE)
+    return _score_row(row, audience)
 
 
 @register.simple_tag
-def score_rows(rows: list[RowView], your_turn: bool) -> SafeString:
-    """The rows of one section of the scorecard."""
-    return SafeString("".join(score_row(row, your_turn) for row in rows))
+def score_rows(rows: list[RowView], for_turn: bool, for_others: bool) -> SafeString:
+    """The rows of one section of the scorecard, for the player on turn, for everyone
+    else, or both."""
+    audience = (bool(for_turn), bool(for_others))
+    return SafeString("".join(score_row(row, audience) for row in rows))
 
 
 @register.filter(name="box_name")

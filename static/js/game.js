@@ -3,6 +3,27 @@
 //   or copies it (desktops). Their "done" words come from the page (data-done), translated.
 // - Keys 1-5 hold or release a die, R rolls, S moves to the next open box (Shift+S back),
 //   on any keyboard layout; never while typing in a form field.
+
+// One board serves the whole table: the seat marker (#me) says whose page this is, the
+// board's data-turn whose turn it is, and CSS shows the player on turn their controls
+// (the rest of the table sees the turn instead).
+var yahtzeeBoard = {
+  myTurn: function () {
+    var board = document.getElementById("board");
+    var me = document.getElementById("me");
+    var seat = me ? me.getAttribute("data-seat") : "";
+    return !!board && seat !== "" && seat === board.getAttribute("data-turn");
+  },
+  // The first element matching ``selector`` that this page shows (not hidden by CSS).
+  shown: function (selector) {
+    var all = document.querySelectorAll(selector);
+    for (var i = 0; i < all.length; i++) {
+      if (all[i].getClientRects().length) return all[i];
+    }
+    return null;
+  },
+};
+
 (function () {
   "use strict";
 
@@ -65,7 +86,8 @@
     var selector = null;
     if (key === "s") {
       // Through the open boxes of your column, in printed order, round and round.
-      var boxes = Array.prototype.slice.call(document.querySelectorAll("#board button.box-button"));
+      var boxes = Array.prototype.slice.call(document.querySelectorAll("#board button.box-button"))
+        .filter(function (box) { return box.getClientRects().length; });
       if (!boxes.length) return;
       event.preventDefault();
       var at = boxes.indexOf(document.activeElement);
@@ -78,7 +100,7 @@
     if (key && key >= "1" && key <= "5") selector = '[data-die="' + key + '"]:not([disabled])';
     else if (key === "r") selector = "[data-roll]:not([disabled])";
     if (!selector) return;
-    var button = document.querySelector(selector);
+    var button = yahtzeeBoard.shown(selector);
     if (button) {
       event.preventDefault();
       button.click();
@@ -109,7 +131,7 @@
     if (!board) return;
     // The page's own title may start with the cue already (rendered on your turn).
     if (baseTitle === null) baseTitle = document.title.replace(/^▶ [^·]* · /, "");
-    var mine = board.getAttribute("data-your-turn") === "1";
+    var mine = yahtzeeBoard.myTurn();
     document.title = (mine ? "▶ " + gettext("Your turn") + " · " : "") + baseTitle;
   }
 
@@ -209,7 +231,7 @@
     if (busy || shownVersion() <= sentAt) return;
     var next = waiting.shift();
     if (!next) return;
-    var die = document.querySelector('[data-die="' + next + '"]:not([disabled])');
+    var die = yahtzeeBoard.shown('[data-die="' + next + '"]:not([disabled])');
     if (die) die.click();
     else waiting = [];
   }
@@ -314,7 +336,7 @@
     if (shown) shown.textContent = format(left);
     clock.classList.toggle("urgent", left <= 10);
     var key = clock.getAttribute("data-deadline");
-    var mine = clock.getAttribute("data-your-clock") === "1";
+    var mine = yahtzeeBoard.myTurn();
     [60, 30, 10, 0].forEach(function (mark) {
       if (left <= mark && !announced[key + mark] && (mark === 0 || left > mark - 5)) {
         announced[key + mark] = true;
@@ -327,7 +349,7 @@
   function turnChanged() {
     var board = document.getElementById("board");
     if (!board) return;
-    var mine = board.getAttribute("data-your-turn") === "1";
+    var mine = yahtzeeBoard.myTurn();
     if (mine && wasMyTurn === false && document.hidden && window.Notification &&
         Notification.permission === "granted") {
       new Notification(gettext("Yahtzee"), { body: gettext("It is your turn."), tag: "your-turn" });

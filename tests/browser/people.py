@@ -173,8 +173,17 @@ def unfocus(page: Page) -> None:
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
 
 
+# The seat marker (#me) says whose page this is, the board's data-turn whose turn it is.
+MY_TURN = """() => {
+    const me = document.querySelector('#me'), board = document.querySelector('#board');
+    return !!me && !!board && me.dataset.seat !== '' && me.dataset.seat === board.dataset.turn;
+}"""
+
+
 def your_turn(page: Page) -> bool:
-    return page.locator("#board").get_attribute("data-your-turn") == "1"
+    """Whether this page is the player on turn's: its seat marker is the board's seat on turn
+    (one board serves the whole table; CSS shows this page the controls)."""
+    return bool(page.evaluate(MY_TURN))
 
 
 @dataclass(frozen=True)
@@ -185,7 +194,7 @@ class Die:
 
 
 def dice(page: Page) -> list[Die]:
-    labels = page.locator("#board .dice button.die").evaluate_all(
+    labels = page.locator("#board .dice button.die:visible").evaluate_all(
         "buttons => buttons.map(b => b.getAttribute('aria-label'))"
     )
     found = []
@@ -198,7 +207,7 @@ def dice(page: Page) -> list[Die]:
 
 def score_options(page: Page) -> list[tuple[str, int]]:
     """``(box, points)`` for each open box the player may score now, in printed order."""
-    found = page.locator("#board button.box-button").evaluate_all(
+    found = page.locator("#board button.box-button:visible").evaluate_all(
         "buttons => buttons.map(b => [b.value, b.getAttribute('aria-label')])"
     )
     options = []
@@ -253,7 +262,7 @@ def keep(page: Page, number: int, *, keyboard: bool, watchers: Iterable[Page] = 
         unfocus(page)
         new = act(page, "/keep/", lambda: page.keyboard.press(str(number)))
     else:
-        new = act(page, "/keep/", lambda: press(page.locator(f'[data-die="{number}"]')))
+        new = act(page, "/keep/", lambda: press(page.locator(f'[data-die="{number}"]:visible')))
     _sync(watchers, new, page)
     return new
 

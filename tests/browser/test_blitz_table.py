@@ -8,7 +8,16 @@ import sqlite3
 
 from playwright.sync_api import expect
 
-from .people import code_of, play_turn, press, start_game, take_seat, wait_live, your_turn
+from .people import (
+    MY_TURN,
+    code_of,
+    play_turn,
+    press,
+    start_game,
+    take_seat,
+    wait_live,
+    your_turn,
+)
 
 CLOCK_RUNS_OUT_MS = 45_000  # a blitz turn is 30 s; the server looks twice a second
 
@@ -54,8 +63,7 @@ def test_the_coach_plays_for_a_player_who_closed_the_tab_and_the_other_finishes(
     turns = 0
     while server.state(code)["status"] == "playing":
         stayer.wait_for_function(
-            "() => document.querySelector('#board[data-your-turn=\"1\"]')"
-            " || document.querySelector('.standings')",
+            f"() => ({MY_TURN})() || document.querySelector('.standings')",
             timeout=CLOCK_RUNS_OUT_MS,
         )
         if your_turn(stayer):
@@ -101,7 +109,7 @@ def test_a_background_tab_is_told_when_it_becomes_their_turn(person, server):
         bea.wait_for_function("() => window.__notes.length === 1")
         play_turn(bea, keyboard=False, rolls=1)
         bea.evaluate("() => { window.__notes = []; }")
-    bea.wait_for_function("() => document.querySelector('#board[data-your-turn=\"0\"]')")
+    bea.wait_for_function(f"() => !({MY_TURN})()")
     assert bea.evaluate("() => window.__notes") == []  # no word while it is not her turn
 
     play_turn(ann, keyboard=False, rolls=1)

@@ -42,7 +42,8 @@ def assert_fits(page: Page, where: str) -> None:
     )
     assert not wide, f"{where}: these stick out past 360px: {wide}"
     spill = page.evaluate(
-        """() => { const row = document.querySelector('.turn .dice');
+        """() => { const row = [...document.querySelectorAll('.turn .dice')]
+                       .find(r => r.getClientRects().length);
                    return row ? row.scrollWidth - row.clientWidth : 0; }"""
     )
     assert spill <= 0, f"{where}: the dice are {spill}px wider than their panel"

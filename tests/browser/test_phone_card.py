@@ -64,10 +64,12 @@ UNDER = """() => {
         const th = heads.find(h => { const b = h.getBoundingClientRect();
                                      return b.left <= x && x <= b.right; });
         return th ? th.firstChild.textContent.trim() : null; };
+    // What this page shows of a cell the dice could fill: a button on turn, else a preview.
+    const shown = e => !!e && e.getClientRects().length > 0;
     const kind = cell => cell.classList.contains('filled') ? 'filled'
-                         : cell.querySelector('button') ? 'button' : 'preview';
+                         : shown(cell.querySelector('button.box-button')) ? 'button' : 'preview';
     return [...document.querySelectorAll(
-        '#board .scorecard td.filled, #board .scorecard td.preview,'
+        '#board .scorecard td.filled, #board .scorecard td:has(.preview),'
         + ' #board .scorecard td:has(button.box-button)')].map(cell => [kind(cell), under(cell)]);
 }"""
 

@@ -82,7 +82,7 @@ def test_two_friends_sign_up_and_play_thirteen_rounds_seeing_each_other_live(
             for die in dice(ann):
                 if die.value == best:
                     keep(ann, die.number, keyboard=keyboard, watchers=[ben])
-            expect(ben.locator("#board .die.held")).to_have_count(faces.count(best))
+            expect(ben.locator("#board .die.held:visible")).to_have_count(faces.count(best))
             save_screenshot(ann, "turn")
             box, _ = max(score_options(ann), key=lambda option: option[1])
             score(ann, box, keyboard=keyboard, watchers=[ben])
