@@ -552,6 +552,31 @@ def test_yahtzee_then_an_extra_yahtzee_earns_the_bonus_by_the_joker_rule(make_ga
     assert (seat.total, seat.yahtzees) == (180, 2)
 
 
+@pytest.fixture
+def engine_states(monkeypatch):
+    """The versions of the games whose engine state was worked out from their rows."""
+    worked_out: list[int] = []
+    engine_state = Game.engine_state
+
+    def counted(game: Game, seats: list[Seat]) -> engine.GameState:
+        worked_out.append(game.version)
+        return engine_state(game, seats)
+
+    monkeypatch.setattr(Game, "engine_state", counted)
+    return worked_out
+
+
+@pytest.mark.parametrize("act", ["roll", "keep", "score"])
+def test_a_move_works_out_its_games_engine_state_once(duel, ann, engine_states, act):
+    if act != "roll":
+        roll(duel, ann, "12345")
+    engine_states.clear()
+
+    attempt(act, duel, ann)
+
+    assert len(engine_states) == 1  # the state it was made on; the clock plans from the new one
+
+
 # -- versions and who may act --------------------------------------------------------------------
 
 

@@ -117,7 +117,8 @@ def _play(
         changed_seats = [seat]
         if new.is_finished:
             changed_seats = _finish(game, new, seats)
-    plan(game, seats, new_turn=new.turn_number != state.turn_number)
+    # ``new`` is what game.engine_state(seats) would read back now: no need to work it out again.
+    plan(game, seats, new_turn=new.turn_number != state.turn_number, state=new)
     # The game first (its row is the lock), and only what a move changes.
     fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at", *PLAN_FIELDS]
     if known is None:
