@@ -130,19 +130,27 @@ class Snapshot:
         game: Game,
         seats: list[Seat] | None = None,
         recent_moves: tuple[tuple[object, ...], ...] | None = None,
+        state: GameState | None = None,
     ) -> Snapshot:
+        """``game`` and its ``seats`` as they stand. ``state``: their engine state, when the
+        caller has just worked it out (a move's new state, exactly what
+        ``game.engine_state(seats)`` would read back), so that :attr:`state` need not
+        (states are immutable: one may be shared)."""
         if seats is None:
             seats = list(game.seats.order_by("position"))
         rematch = None
         if game.status == Game.Status.FINISHED:  # only a finished game has a rematch
             rematch = Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
         # Copies: the caller may go on changing its own instances after the snapshot is taken.
-        return cls(
+        snapshot = cls(
             game=copy.copy(game),
             seats=[copy.copy(seat) for seat in sorted(seats, key=lambda s: s.position)],
             rematch_code=rematch,
             recent_moves=_recent_moves(game) if recent_moves is None else recent_moves,
         )
+        if state is not None and game.status != Game.Status.LOBBY:
+            snapshot.state = state  # fills the cached property
+        return snapshot
 
     @classmethod
     def load(cls, code: str) -> Snapshot | None:

@@ -134,7 +134,7 @@ def _play(
         game_rate(game, seats)
     # The board's log of recent moves follows on from the version this move was made on.
     recent = recent_moves_after(known.recent_moves, move) if known is not None else None
-    announce(game, seats, recent)
+    announce(game, seats, recent, new)
     return game
 
 

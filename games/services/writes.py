@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from .. import dice as fair
 from ..committed import committed
-from ..engine import DiceSource
+from ..engine import DiceSource, GameState
 from ..models import Game, Seat
 from ..snapshots import Snapshot
 from .errors import STALE, GameNotFound, StaleAction
@@ -70,11 +70,13 @@ def announce(
     game: Game,
     seats: list[Seat] | None = None,
     recent_moves: tuple[tuple[object, ...], ...] | None = None,
+    state: GameState | None = None,
 ) -> None:
-    """Once this transaction commits, remember the new version and tell every listener."""
+    """Once this transaction commits, remember the new version and tell every listener.
+    ``state``: the new version's engine state, if the caller has it (see Snapshot.of)."""
     if not listeners:
         return
-    snapshot = Snapshot.of(game, seats, recent_moves)
+    snapshot = Snapshot.of(game, seats, recent_moves, state)
 
     def send() -> None:
         committed.remember(snapshot)
