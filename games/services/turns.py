@@ -93,7 +93,7 @@ def _play(
     game.store_turn(new)
     game.version += 1
     move = Move(
-        game=game,
+        game_id=game.pk,  # by id: nothing reads move.game, and saving skips the related check
         version=game.version,
         seat=seat.position,
         user_id=player.user_id if player else None,
