@@ -15,8 +15,11 @@ from io import BytesIO, StringIO
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import caches, selectors, services
+from games.committed import committed
 from games.dice import FairDice, commitment, is_client_seed, new_client_seed, verify
 from games.models import BotLevel, Game, Move, Seat
 from games.rules import Category
@@ -188,6 +191,33 @@ def test_a_started_game_rolls_the_roll_off_and_every_roll_from_its_stream(
     new = stream[5:8]
     assert dice_of(game) == f"{kept[0]}{new[0]}{kept[2]}{new[1]}{new[2]}"
     assert game.dice_cursor > 0
+
+
+def remember_as_sent_by_another_process(game: Game) -> None:
+    """This process hears of ``game``'s current version as another process sends it: by a
+    snapshot from the wire, which leaves the secret seed out."""
+    game.refresh_from_db()
+    committed.remember(Snapshot.from_wire(Snapshot.of(game).to_wire()))
+
+
+@pytest.mark.django_db
+def test_rolls_from_copies_sent_by_another_process_read_the_secret_seed_once_a_game(
+    fair_seed, make_game, ann
+):
+    game = make_game(ann)
+    services.game_start(code=game.code, player=ann, version=version_of(game))
+    game.refresh_from_db()
+    stream = reference_dice(SEED, seeds_of(game), len(rolloff_faces(game)) + 10)
+    remember_as_sent_by_another_process(game)
+    services.turn_roll(code=game.code, player=ann, version=game.version)  # reads the seed
+
+    remember_as_sent_by_another_process(game)
+    with CaptureQueriesContext(connection) as queries:
+        services.turn_roll(code=game.code, player=ann, version=game.version)
+
+    assert [q["sql"] for q in queries if q["sql"].startswith("SELECT")] == []
+    game.refresh_from_db()
+    assert dice_of(game) == "".join(map(str, stream[-5:]))  # still the game's own stream
 
 
 @pytest.mark.django_db
