@@ -168,6 +168,9 @@ class Snapshot:
                 ],
                 "rematch_code": self.rematch_code,
                 "recent_moves": self.recent_moves,
+                # Not the seed (secret until the game ends), but its public commitment, which
+                # the board shows from the start.
+                "dice_commitment": self.game.dice_commitment,
             },
             separators=(",", ":"),
         )
@@ -179,6 +182,7 @@ class Snapshot:
             moment = data["game"][name]
             data["game"][name] = datetime.fromisoformat(moment) if moment else None
         game = Game(**data["game"])
+        game.published_commitment = data.get("dice_commitment", "")
         return cls(
             game=game,
             seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],

@@ -288,6 +288,28 @@ def test_the_commitment_is_public_from_the_start_and_the_seed_only_at_the_end(
     assert ended["dice_commitment"] == hashlib.sha256(bytes.fromhex(ended["dice_seed"])).hexdigest()
 
 
+@pytest.mark.django_db
+def test_boards_rendered_from_another_processes_copy_show_the_commitment_but_not_the_seed(
+    fair_seed, make_game, ann, monkeypatch, django_capture_on_commit_callbacks
+):
+    game = make_game(ann)
+    services.game_start(code=game.code, player=ann, version=version_of(game))
+    remember_as_sent_by_another_process(game)
+    received = committed.at(game.code, game.version)
+    heard: list[Snapshot] = []
+    monkeypatch.setattr(services.writes, "listeners", [heard.append])
+
+    with django_capture_on_commit_callbacks(execute=True):  # a move made here from that copy
+        services.turn_roll(code=game.code, player=ann, version=game.version)
+    (announced,) = heard
+
+    for shot in (received, announced, Snapshot.from_wire(announced.to_wire())):
+        caches.clear_all()  # each renders its board afresh
+        assert commitment(SEED) in selectors_live(shot, ann)
+        assert SEED.hex() not in shot.to_wire()
+        assert SEED.hex() not in selectors_live(shot, ann)
+
+
 def selectors_live(shot: Snapshot, viewer: services.Player) -> str:
     from games import rendering
 
