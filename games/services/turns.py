@@ -8,7 +8,6 @@ move is logged, and the new version is announced once the transaction commits.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
 from django.db import transaction
@@ -21,7 +20,7 @@ from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
-from ..snapshots import recent_moves_after
+from ..snapshots import copy_row, recent_moves_after
 from ..words import refused_move_words
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
@@ -57,8 +56,8 @@ def _play(
     the away or left seat on turn."""
     known = committed.at(code, version)
     if known is not None:  # this process made or heard of that version: no need to read it
-        game = copy.copy(known.game)
-        seats = [copy.copy(seat) for seat in known.seats]
+        game = copy_row(known.game)
+        seats = [copy_row(seat) for seat in known.seats]
     else:
         game = locked_game(code)
         seats = list(game.seats.order_by("position"))
