@@ -180,7 +180,7 @@ class Game(models.Model):
 
     def store_turn(self, state: GameState) -> None:
         """Copy the engine's table fields onto this row (the caller saves)."""
-        data = state.to_dict()
+        data = state.table_dict()
         for key in TABLE_KEYS:
             setattr(self, key, data[key])
 
