@@ -165,6 +165,13 @@ class GameState:
         return {
             "rules": self.rules.to_dict(),
             "cards": [card.to_dict() for card in self.cards],
+            **self.table_dict(),
+        }
+
+    def table_dict(self) -> dict[str, object]:
+        """The ``TABLE_KEYS`` of :meth:`to_dict`, without serialising every card: what a
+        move stores on the game's row."""
+        return {
             "rolloff": [[[seat, list(dice)] for seat, dice in r.rolls] for r in self.rolloff],
             "starter": self.starter,
             "turn_number": self.turn_number,

@@ -155,10 +155,16 @@ class Game(models.Model):
         """Finished (or given up): nothing more will be rolled, the seed may be shown."""
         return self.status in ENDED_STATUSES
 
+    # The public commitment carried by a copy of the game that travelled without its secret
+    # seed (a snapshot from another process: games/snapshots.py); not a column.
+    published_commitment = ""
+
     @property
     def dice_commitment(self) -> str:
         """The public SHA-256 of the server seed, from the start ("" before it)."""
-        return dice.commitment(bytes.fromhex(self.server_seed)) if self.server_seed else ""
+        if self.server_seed:
+            return dice.commitment(bytes.fromhex(self.server_seed))
+        return self.published_commitment
 
     @property
     def revealed_seed(self) -> str:
@@ -174,7 +180,7 @@ class Game(models.Model):
 
     def store_turn(self, state: GameState) -> None:
         """Copy the engine's table fields onto this row (the caller saves)."""
-        data = state.to_dict()
+        data = state.table_dict()
         for key in TABLE_KEYS:
             setattr(self, key, data[key])
 

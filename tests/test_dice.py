@@ -15,8 +15,11 @@ from io import BytesIO, StringIO
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import caches, selectors, services
+from games.committed import committed
 from games.dice import FairDice, commitment, is_client_seed, new_client_seed, verify
 from games.models import BotLevel, Game, Move, Seat
 from games.rules import Category
@@ -190,6 +193,33 @@ def test_a_started_game_rolls_the_roll_off_and_every_roll_from_its_stream(
     assert game.dice_cursor > 0
 
 
+def remember_as_sent_by_another_process(game: Game) -> None:
+    """This process hears of ``game``'s current version as another process sends it: by a
+    snapshot from the wire, which leaves the secret seed out."""
+    game.refresh_from_db()
+    committed.remember(Snapshot.from_wire(Snapshot.of(game).to_wire()))
+
+
+@pytest.mark.django_db
+def test_rolls_from_copies_sent_by_another_process_read_the_secret_seed_once_a_game(
+    fair_seed, make_game, ann
+):
+    game = make_game(ann)
+    services.game_start(code=game.code, player=ann, version=version_of(game))
+    game.refresh_from_db()
+    stream = reference_dice(SEED, seeds_of(game), len(rolloff_faces(game)) + 10)
+    remember_as_sent_by_another_process(game)
+    services.turn_roll(code=game.code, player=ann, version=game.version)  # reads the seed
+
+    remember_as_sent_by_another_process(game)
+    with CaptureQueriesContext(connection) as queries:
+        services.turn_roll(code=game.code, player=ann, version=game.version)
+
+    assert [q["sql"] for q in queries if q["sql"].startswith("SELECT")] == []
+    game.refresh_from_db()
+    assert dice_of(game) == "".join(map(str, stream[-5:]))  # still the game's own stream
+
+
 @pytest.mark.django_db
 def test_the_client_seeds_chosen_at_the_table_key_the_stream(fair_seed, ann, ben):
     game = services.game_create(player=ann, seat_count=2, client_seed="ann's lucky seed")
@@ -256,6 +286,28 @@ def test_the_commitment_is_public_from_the_start_and_the_seed_only_at_the_end(
     ended = client.get(f"/g/{game.code}/state.json").json()
     assert ended["dice_seed"] == SEED.hex()
     assert ended["dice_commitment"] == hashlib.sha256(bytes.fromhex(ended["dice_seed"])).hexdigest()
+
+
+@pytest.mark.django_db
+def test_boards_rendered_from_another_processes_copy_show_the_commitment_but_not_the_seed(
+    fair_seed, make_game, ann, monkeypatch, django_capture_on_commit_callbacks
+):
+    game = make_game(ann)
+    services.game_start(code=game.code, player=ann, version=version_of(game))
+    remember_as_sent_by_another_process(game)
+    received = committed.at(game.code, game.version)
+    heard: list[Snapshot] = []
+    monkeypatch.setattr(services.writes, "listeners", [heard.append])
+
+    with django_capture_on_commit_callbacks(execute=True):  # a move made here from that copy
+        services.turn_roll(code=game.code, player=ann, version=game.version)
+    (announced,) = heard
+
+    for shot in (received, announced, Snapshot.from_wire(announced.to_wire())):
+        caches.clear_all()  # each renders its board afresh
+        assert commitment(SEED) in selectors_live(shot, ann)
+        assert SEED.hex() not in shot.to_wire()
+        assert SEED.hex() not in selectors_live(shot, ann)
 
 
 def selectors_live(shot: Snapshot, viewer: services.Player) -> str:

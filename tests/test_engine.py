@@ -16,6 +16,7 @@ from games.engine import (
     NO_HOLDS,
     ROLLS_PER_TURN,
     ROUNDS,
+    TABLE_KEYS,
     GameState,
     Keep,
     Roll,
@@ -514,6 +515,13 @@ def test_to_dict_is_plain_json_data(game):
     assert data["held"] == [True, False, False, False, True]
     assert data["rolls_left"] == 2
     assert data["starter"] == 1
+
+
+def test_the_table_dict_is_to_dicts_table_keys_without_the_cards(game):
+    state = apply(rolled(game, "12345"), Keep(1, mask("x...x")))
+    table = state.table_dict()
+    assert tuple(table) == TABLE_KEYS
+    assert table == {key: state.to_dict()[key] for key in TABLE_KEYS}
 
 
 @pytest.mark.parametrize(

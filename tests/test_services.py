@@ -19,6 +19,7 @@ from games.engine import GameState, Keep, Roll, RollOffRound, Score
 from games.models import CODE_ALPHABET, Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
 from games.services import GameError, GameNotFound, NotAllowed, Player, StaleAction
+from games.snapshots import Snapshot
 from tests.conftest import (
     DICE_SEED,
     ScriptedDice,
@@ -416,6 +417,43 @@ def test_a_refused_action_announces_nothing(duel, ben, heard, django_capture_on_
     assert heard == []
 
 
+@pytest.mark.parametrize("act", ["roll", "keep", "score"])
+def test_the_announced_version_carries_the_engine_state_its_move_made(
+    duel, ann, engine_states, monkeypatch, django_capture_on_commit_callbacks, act
+):
+    if act != "roll":
+        roll(duel, ann, "12345")
+    heard: list[Snapshot] = []
+    monkeypatch.setattr(services.writes, "listeners", [heard.append])
+    engine_states.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        attempt(act, duel, ann)
+    (announced,) = heard
+    state = announced.state
+
+    assert len(engine_states) == 1  # the move's own, of the version it was made on
+    duel.refresh_from_db()
+    assert state == duel.engine_state(list(duel.seats.order_by("position")))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_version_announced_in_a_whole_game_has_the_state_its_copies_read_back(
+    make_game, ann, ben, play_out, monkeypatch
+):
+    heard: list[Snapshot] = []
+    monkeypatch.setattr(services.writes, "listeners", [heard.append])
+    faces = lambda seat, turn: "66666" if turn % 3 else "12345"  # noqa: E731
+
+    game = play_out(make_game(ann, ben, start=True), [ann, ben], faces, whole=True)
+
+    played = [announced for announced in heard if announced.state is not None]
+    assert game.status == Game.Status.FINISHED and len(played) == 1 + 52  # the start, the moves
+    for announced in played:
+        assert announced.state == announced.game.engine_state(announced.seats)
+    assert heard[-1].state == game.engine_state(list(game.seats.order_by("position")))
+
+
 # -- a turn: roll, keep, score ------------------------------------------------------------------
 
 
@@ -550,6 +588,31 @@ def test_yahtzee_then_an_extra_yahtzee_earns_the_bonus_by_the_joker_rule(make_ga
     assert (card[C.YAHTZEE], card[C.SIXES], card.yahtzee_bonus_count) == (50, 30, 1)
     seat = Seat.objects.get(game=game)
     assert (seat.total, seat.yahtzees) == (180, 2)
+
+
+@pytest.fixture
+def engine_states(monkeypatch):
+    """The versions of the games whose engine state was worked out from their rows."""
+    worked_out: list[int] = []
+    engine_state = Game.engine_state
+
+    def counted(game: Game, seats: list[Seat]) -> engine.GameState:
+        worked_out.append(game.version)
+        return engine_state(game, seats)
+
+    monkeypatch.setattr(Game, "engine_state", counted)
+    return worked_out
+
+
+@pytest.mark.parametrize("act", ["roll", "keep", "score"])
+def test_a_move_works_out_its_games_engine_state_once(duel, ann, engine_states, act):
+    if act != "roll":
+        roll(duel, ann, "12345")
+    engine_states.clear()
+
+    attempt(act, duel, ann)
+
+    assert len(engine_states) == 1  # the state it was made on; the clock plans from the new one
 
 
 # -- versions and who may act --------------------------------------------------------------------

@@ -33,16 +33,27 @@ def human_pace() -> timedelta:
     return timedelta(seconds=settings.BOT_DELAY_SECONDS)
 
 
-def plan(game: Game, seats: list[Seat], *, new_turn: bool, now: datetime | None = None) -> None:
+def plan(
+    game: Game,
+    seats: list[Seat],
+    *,
+    new_turn: bool,
+    now: datetime | None = None,
+    state: engine.GameState | None = None,
+) -> None:
     """Set the turn's start, its deadline and the game's next due work (the caller saves
-    ``turn_started_at``, ``turn_deadline`` and ``due_at``)."""
+    ``turn_started_at``, ``turn_deadline`` and ``due_at``).
+
+    ``state``: the engine's state of ``game`` and ``seats`` as they stand, when the caller
+    has it at hand (a move has just worked it out); else it is read from them."""
     now = now or clock.now()
     if game.status != Game.Status.PLAYING:
         game.turn_deadline = None
         reviewing = game.status == Game.Status.FINISHED and game.review is None
         game.due_at = now if reviewing and any(not s.bot for s in seats) else None
         return
-    state = game.engine_state(seats)
+    if state is None:
+        state = game.engine_state(seats)
     assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]
     if new_turn or game.turn_started_at is None:

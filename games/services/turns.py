@@ -8,7 +8,6 @@ move is logged, and the new version is announced once the transaction commits.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
 from django.db import transaction
@@ -21,7 +20,7 @@ from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
 from ..rules import Category, IllegalMove, is_yahtzee
-from ..snapshots import recent_moves_after
+from ..snapshots import copy_row, recent_moves_after
 from ..words import refused_move_words
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
@@ -57,8 +56,8 @@ def _play(
     the away or left seat on turn."""
     known = committed.at(code, version)
     if known is not None:  # this process made or heard of that version: no need to read it
-        game = copy.copy(known.game)
-        seats = [copy.copy(seat) for seat in known.seats]
+        game = copy_row(known.game)
+        seats = [copy_row(seat) for seat in known.seats]
     else:
         game = locked_game(code)
         seats = list(game.seats.order_by("position"))
@@ -93,7 +92,7 @@ def _play(
     game.store_turn(new)
     game.version += 1
     move = Move(
-        game=game,
+        game_id=game.pk,  # by id: nothing reads move.game, and saving skips the related check
         version=game.version,
         seat=seat.position,
         user_id=player.user_id if player else None,
@@ -117,7 +116,8 @@ def _play(
         changed_seats = [seat]
         if new.is_finished:
             changed_seats = _finish(game, new, seats)
-    plan(game, seats, new_turn=new.turn_number != state.turn_number)
+    # ``new`` is what game.engine_state(seats) would read back now: no need to work it out again.
+    plan(game, seats, new_turn=new.turn_number != state.turn_number, state=new)
     # The game first (its row is the lock), and only what a move changes.
     fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at", *PLAN_FIELDS]
     if known is None:
@@ -133,7 +133,7 @@ def _play(
         game_rate(game, seats)
     # The board's log of recent moves follows on from the version this move was made on.
     recent = recent_moves_after(known.recent_moves, move) if known is not None else None
-    announce(game, seats, recent)
+    announce(game, seats, recent, new)
     return game
 
 

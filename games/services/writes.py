@@ -9,12 +9,22 @@ from collections.abc import Callable, Sequence
 from django.db import transaction
 from django.utils.translation import gettext
 
+from .. import caches
 from .. import dice as fair
 from ..committed import committed
-from ..engine import DiceSource
+from ..engine import DiceSource, GameState
 from ..models import Game, Seat
 from ..snapshots import Snapshot
 from .errors import STALE, GameNotFound, StaleAction
+
+# The secret server seed of each game this process has rolled for from a copy without it (a
+# snapshot from another process: the wire leaves the seed out), so that such a roll reads
+# the seed once per game and process instead of once per roll. Invariant: a game's seed
+# never changes once set (at the start), so a seed read once stays right; only set seeds
+# are kept. By id and code: an id a rolled-back game had may be given again (SQLite).
+server_seeds: caches.Cache[tuple[int, str], str] = caches.lru(
+    "server seeds of games rolled from copies, by id and code", maxsize=4096
+)
 
 
 class Dice:
@@ -34,13 +44,22 @@ class Dice:
     def stream(self, game: Game, seats: Sequence[Seat]) -> fair.FairDice | None:
         """The game's stream at its current position (its seed read if not at hand);
         None for a game started before the fair dice, which has no seed."""
-        seed = game.server_seed or (
-            Game.objects.filter(pk=game.pk).values_list("server_seed", flat=True).get()
-        )
+        seed = game.server_seed or self._seed_of(game)
         if not seed:
             return None
         client_seeds = [seat.client_seed for seat in sorted(seats, key=lambda s: s.position)]
         return fair.FairDice.for_game(bytes.fromhex(seed), client_seeds, game.dice_cursor)
+
+    @staticmethod
+    def _seed_of(game: Game) -> str:
+        """The seed of a copy of ``game`` that came without it: remembered, else read."""
+        key = (game.pk, game.code)
+        seed = server_seeds.get(key)
+        if seed is None:
+            seed = Game.objects.filter(pk=game.pk).values_list("server_seed", flat=True).get()
+            if seed:
+                server_seeds.set(key, seed)
+        return seed
 
     def for_game(self, game: Game, seats: Sequence[Seat]) -> DiceSource:
         if self.source is not None:
@@ -70,11 +89,13 @@ def announce(
     game: Game,
     seats: list[Seat] | None = None,
     recent_moves: tuple[tuple[object, ...], ...] | None = None,
+    state: GameState | None = None,
 ) -> None:
-    """Once this transaction commits, remember the new version and tell every listener."""
+    """Once this transaction commits, remember the new version and tell every listener.
+    ``state``: the new version's engine state, if the caller has it (see Snapshot.of)."""
     if not listeners:
         return
-    snapshot = Snapshot.of(game, seats, recent_moves)
+    snapshot = Snapshot.of(game, seats, recent_moves, state)
 
     def send() -> None:
         committed.remember(snapshot)
