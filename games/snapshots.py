@@ -12,13 +12,12 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import TypeVar
 
-from django.db.models import Model, Q
-from django.db.models.base import ModelState
+from django.db.models import Q
 
 from .engine import GameState
 from .models import Game, Move, Seat
+from .row_copies import copy_row
 
 # Every field a page shows or a move reads; a snapshot from the wire carries them all.
 GAME_WIRE_FIELDS = (
@@ -83,24 +82,6 @@ RECENT_MOVE_FIELDS = (
     "by_coach",
 )
 RECENT_MOVES = 5  # a score, up to three rolls after it, and the newest move whatever it was
-
-
-Row = TypeVar("Row", bound=Model)
-
-
-def copy_row(row: Row) -> Row:
-    """A shallow copy of a model instance, the one ``copy.copy(row)`` makes (the same field
-    values, its own ModelState and fields cache) without copy's detour through pickling
-    (``__reduce_ex__``, the app registry), about five times quicker: every move copies its
-    game and each seat twice, out of the committed snapshot and into the new one."""
-    cls = row.__class__
-    copied = cls.__new__(cls)
-    copied.__dict__.update(row.__dict__)
-    state = ModelState.__new__(ModelState)
-    state.__dict__.update(row._state.__dict__)
-    state.fields_cache = dict(row._state.fields_cache)
-    copied._state = state
-    return copied
 
 
 def _recent_moves(game: Game) -> tuple[tuple[object, ...], ...]:

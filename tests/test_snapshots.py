@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from games.models import Game
-from games.snapshots import copy_row
+from games.row_copies import copy_row
 
 pytestmark = pytest.mark.django_db
 

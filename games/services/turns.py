@@ -19,8 +19,9 @@ from ..clock import clock
 from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
+from ..row_copies import copy_row
 from ..rules import Category, IllegalMove, is_yahtzee
-from ..snapshots import copy_row, recent_moves_after
+from ..snapshots import recent_moves_after
 from ..words import refused_move_words
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
