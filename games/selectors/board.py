@@ -105,9 +105,8 @@ class GameView(ViewModel):
     moves: MoveLog = NO_MOVES
     pace: str = Pace.UNTIMED
     turn_deadline: datetime | None = None  # when the clock of the turn in progress runs out
-    # What the board carries of the turn in play: the player on turn's controls, the view
-    # of everyone else, or (one board for the whole table) both, and the page's seat marker
-    # (#me) against the board's data-turn shows each person theirs (site.css).
+    # What the board carries of the turn: the player on turn's controls, everyone else's view,
+    # or both (one board for the whole table; #me against data-turn picks one: site.css).
     for_turn: bool = True
     for_others: bool = True
 
@@ -318,8 +317,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
     joker_note = None
     viewer_on_turn = current_pos is not None and views[current_pos].is_you
     hints = hints_for(game, state) if viewer_on_turn and game.coach_hints else None
-    # The coach's advice is for the player on turn alone: at a table with hints, their
-    # board is their own. Elsewhere one board serves the whole table.
+    # The coach's advice is the player on turn's alone: at a table with hints, so is the board.
     for_turn = not game.coach_hints or viewer_on_turn
     for_others = not game.coach_hints or not viewer_on_turn
     suggested = hints.suggested if hints else ()
