@@ -168,6 +168,17 @@ def watch_navigations(page: Page) -> list[str]:
     return loads
 
 
+def choose_language(page: Page, language: str) -> None:
+    """Pick a language from the header's menu and wait until its page has fully loaded.
+
+    The new page's ``lang`` shows as soon as its first bytes are parsed; measuring layout then
+    could read it before its stylesheet has arrived.
+    """
+    page.locator(f'.language-menu button[value="{language}"]').click()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.wait_for_load_state("load")
+
+
 def unfocus(page: Page) -> None:
     """Nothing has the keyboard focus: keys go to the page itself."""
     page.evaluate("() => document.activeElement && document.activeElement.blur()")

@@ -16,6 +16,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .people import (
+    choose_language,
     open_table,
     roll,
     save_screenshot,
@@ -177,8 +178,7 @@ def test_the_home_page_coach_hints_and_pace_selects_read_whole_on_a_phone(person
         )
         for language in ("en", "te", "uz"):
             if language != "en":
-                phone.locator(f'.language-menu button[value="{language}"]').click()
-                expect(phone.locator("html")).to_have_attribute("lang", language)
+                choose_language(phone, language)
             fit = phone.evaluate(CHOICES_FIT, ["id_coach_hints", ARROW])
             assert fit["inside"], f"{language} at {width}px: the hints select sticks out {fit}"
             assert fit["cut"] == [], f"{language} at {width}px: cut off in the hints select"
@@ -206,8 +206,7 @@ def test_the_header_breaks_no_link_in_two_on_a_phone(person, server):
     phone.goto("/")
     for language in ("en", "te", "uz"):
         if language != "en":
-            phone.locator(f'.language-menu button[value="{language}"]').click()
-            expect(phone.locator("html")).to_have_attribute("lang", language)
+            choose_language(phone, language)
         for width in (320, 360):
             phone.set_viewport_size({"width": width, "height": 640})
             assert phone.evaluate(BROKEN) == [], f"{language} at {width}px"
