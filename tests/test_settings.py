@@ -129,6 +129,27 @@ def test_every_requests_cache_shares_one_redis_connection_pool():
     assert result.stdout.split() == ["True", "True"]
 
 
+def test_requests_cache_objects_share_one_redis_client_and_leave_no_cyclic_garbage():
+    """A redis client is some thirty objects in reference cycles: made for every request's
+    cache object, they piled up until a full garbage collection, which pauses every table
+    on the process, freed them."""
+    code = (
+        "import gc; from django.core.cache import caches; "
+        "first, second = (caches.create_connection('default') for _ in range(2)); "
+        "print(first.client.get_client(write=True) is second.client.get_client(write=True)); "
+        "del first, second; gc.collect(); "
+        "[caches.create_connection('default').client.get_client() for _ in range(50)]; "
+        "print(gc.collect())"
+    )
+    result = run_manage(
+        "shell", "--no-imports", "-c", code, REDIS_URL="redis://cache.internal:6379/0"
+    )
+    assert result.returncode == 0, result.stderr
+    same_client, cyclic_garbage = result.stdout.split()
+    assert same_client == "True"
+    assert int(cyclic_garbage) == 0
+
+
 def test_sqlite_connection_really_runs_in_wal_mode(tmp_path):
     path = tmp_path / "games.sqlite3"
     code = (

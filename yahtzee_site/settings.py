@@ -150,8 +150,8 @@ if REDIS_URL:
         "default": {
             # django-redis keeps one connection pool per process, shared by the cache
             # objects of every request (Django's own Redis cache opens one per request
-            # under ASGI: ticket #35651).
-            "BACKEND": "django_redis.cache.RedisCache",
+            # under ASGI: ticket #35651), and here one client too (shared_redis_client.py).
+            "BACKEND": "yahtzee_site.shared_redis_client.SharedClientRedisCache",
             "LOCATION": REDIS_URL,
         }
     }
