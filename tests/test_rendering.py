@@ -5,6 +5,7 @@ be exactly what a render from scratch gives."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -157,3 +158,20 @@ def test_with_the_coachs_hints_the_player_on_turn_has_a_board_of_their_own(
     assert "Coach" not in his and "box-hint" not in his  # the advice is hers alone
     assert 'name="category"' not in his and "data-roll" not in his and "Your turn!" not in his
     assert rendering.live_board(snapshot, Player("")) == his
+
+
+def test_each_die_button_sends_the_dice_kept_once_it_is_pressed(duel, ann):
+    """A die's button looks the same whatever else is kept, but what it sends does not."""
+    services.turn_roll(
+        code=duel.code, player=ann, version=version_of(duel), rng=ScriptedDice("22333")
+    )
+    sent = {}
+    for held in ((True, True, False, False, False), (False, False, True, True, False)):
+        services.turn_keep(code=duel.code, player=ann, version=version_of(duel), held=held)
+        board = seen_from(rendering.live_board(Snapshot.load(duel.code), ann), 0)
+        sent[held] = re.findall(r'name="held" value="([01]{5})"', board)
+
+    assert sent == {
+        (True, True, False, False, False): ["01000", "10000", "11100", "11010", "11001"],
+        (False, False, True, True, False): ["10110", "01110", "00010", "00100", "00111"],
+    }

@@ -10,6 +10,8 @@ preview).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django import template
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
@@ -88,6 +90,24 @@ def _die_face(value: int) -> SafeString:
 def die_face(value: int) -> SafeString:
     """The picture of a die showing ``value`` (hidden from screen readers: labels say it)."""
     return _die_face(value)
+
+
+# The value a die's button sends is the held mask pressing it gives, which depends on all
+# five dice, so a die's button would differ for every pattern of held dice. It is rendered
+# once per die, face and look, with a slot where the mask goes, and the mask filled in.
+MASK_SLOT = "held-mask-slot"
+
+
+@caches.memoize("die buttons by die, face and look", maxsize=512, key_extra=get_language)
+def _die_button(die: DieView, can_keep: bool) -> str:
+    return render_to_string("games/room.html#die_button", {"die": die, "can_keep": can_keep})
+
+
+@register.simple_tag
+def die_button(die: DieView, can_keep: bool) -> SafeString:
+    """The button of one die: press it to keep or release the die."""
+    html = _die_button(replace(die, toggle_mask=MASK_SLOT), can_keep)
+    return SafeString(html.replace(MASK_SLOT, die.toggle_mask, 1))
 
 
 # Most fragments (the scorecard's head and sums, the dice) recur within a turn and between
