@@ -7,7 +7,7 @@ row) is made here, by the one module that owns it, under a name that says what i
     boards.get(key) / boards.set(key, html) / boards.setdefault(key, html)
 
     @caches.memoize("score cells", maxsize=4096)
-    def score_cell(box, your_turn): ...
+    def score_cell(box, audience): ...
 
 Every cache is a ``cachetools.LRUCache`` behind a lock (sockets and requests run on
 different threads); ``getsizeof`` bounds a cache by weight instead of by count.
