@@ -10,8 +10,6 @@ preview).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django import template
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
@@ -99,15 +97,27 @@ MASK_SLOT = "held-mask-slot"
 
 
 @caches.memoize("die buttons by die, face and look", maxsize=512, key_extra=get_language)
-def _die_button(die: DieView, can_keep: bool) -> str:
+def _die_button(index: int, value: int, held: bool, suggested: bool, can_keep: bool) -> str:
+    die = DieView(index, value, held=held, toggle_mask=MASK_SLOT, suggested=suggested)
     return render_to_string("games/room.html#die_button", {"die": die, "can_keep": can_keep})
 
 
 @register.simple_tag
 def die_button(die: DieView, can_keep: bool) -> SafeString:
     """The button of one die: press it to keep or release the die."""
-    html = _die_button(replace(die, toggle_mask=MASK_SLOT), can_keep)
+    html = _die_button(die.index, die.value, die.held, die.suggested, bool(can_keep))
     return SafeString(html.replace(MASK_SLOT, die.toggle_mask, 1))
+
+
+@caches.memoize("icons by name", maxsize=16)
+def _icon(name: str) -> SafeString:
+    return render_to_string(f"games/icons.html#{name}")
+
+
+@register.simple_tag
+def icon(name: str) -> SafeString:
+    """One of the site's icons (``templates/games/icons.html``), drawn inline."""
+    return _icon(name)
 
 
 # Most fragments (the scorecard's head and sums, the dice) recur within a turn and between
