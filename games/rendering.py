@@ -80,11 +80,14 @@ def prerender(snapshot: Snapshot) -> dict[str, str]:
     }
 
 
-def adopt(snapshot: Snapshot, rendered: dict[str, str]) -> None:
-    """Boards rendered by the process that made the change, for this process's sockets."""
+def adopt(snapshot: Snapshot, rendered: dict[str, str], announced: dict[str, str]) -> None:
+    """Boards and announcements rendered by the process that made the change, for this
+    process's sockets."""
     code, version = snapshot.game.code, snapshot.game.version
     for point, html in rendered.items():
         boards.setdefault((code, version, point), html)
+    for hearer, html in announced.items():
+        announcements.setdefault((code, version, hearer), html)
 
 
 def live_board(snapshot: Snapshot, viewer: Player) -> str:
