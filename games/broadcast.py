@@ -28,7 +28,8 @@ def announce(snapshot: Snapshot) -> None:
             "type": "game.changed",
             "version": snapshot.game.version,
             "snapshot": snapshot.to_wire(),
-            # Rendered once here (cached by rendering.remember), not again on every process.
+            # Rendered once here (and kept in this process's caches), not on every process.
             "boards": rendering.prerender(snapshot),
+            "announcements": rendering.preannounce(snapshot),
         },
     )

@@ -85,7 +85,7 @@ def snapshot_of(code: str, event: dict) -> Snapshot:
     snapshot = decoded.get(key)
     if snapshot is None:
         snapshot = decoded.setdefault(key, Snapshot.from_wire(event["snapshot"]))
-        rendering.adopt(snapshot, event.get("boards", {}))
+        rendering.adopt(snapshot, event.get("boards", {}), event.get("announcements", {}))
         committed.remember(snapshot)  # a move made against it here need not read it back
     return snapshot
 

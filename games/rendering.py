@@ -80,11 +80,14 @@ def prerender(snapshot: Snapshot) -> dict[str, str]:
     }
 
 
-def adopt(snapshot: Snapshot, rendered: dict[str, str]) -> None:
-    """Boards rendered by the process that made the change, for this process's sockets."""
+def adopt(snapshot: Snapshot, rendered: dict[str, str], announced: dict[str, str]) -> None:
+    """Boards and announcements rendered by the process that made the change, for this
+    process's sockets."""
     code, version = snapshot.game.code, snapshot.game.version
     for point, html in rendered.items():
         boards.setdefault((code, version, point), html)
+    for hearer, html in announced.items():
+        announcements.setdefault((code, version, hearer), html)
 
 
 def live_board(snapshot: Snapshot, viewer: Player) -> str:
@@ -118,16 +121,47 @@ announcements: caches.Cache[tuple[str, int, str], str] = caches.lru(
 def announce(snapshot: Snapshot, viewer: Player) -> str:
     """What a screen reader says of this version to ``viewer`` (#announce)."""
     state = snapshot.state
-    on_turn = state is not None and any(
-        viewer.owns(s) for s in snapshot.seats if s.position == state.current_seat
+    # Only a game in play has someone on turn; what is said of any other game is everyone's.
+    on_turn = (
+        snapshot.game.status == Game.Status.PLAYING
+        and state is not None
+        and any(viewer.owns(s) for s in snapshot.seats if s.position == state.current_seat)
     )
-    key = (snapshot.game.code, snapshot.game.version, f"{get_language()}:{on_turn}")
+    return _announcement(snapshot, on_turn)
+
+
+def _hearer(on_turn: bool) -> str:
+    """Who an announcement is for, in the language being rendered."""
+    return f"{get_language()}:{on_turn}"
+
+
+def _announcement(snapshot: Snapshot, on_turn: bool) -> str:
+    key = (snapshot.game.code, snapshot.game.version, _hearer(on_turn))
     html = announcements.get(key)
     if html is None:
-        text = selectors.announcement(snapshot.game, state, snapshot.seats, on_turn=on_turn)
+        text = selectors.announcement(
+            snapshot.game, snapshot.state, snapshot.seats, on_turn=on_turn
+        )
         html = render_to_string("games/room.html#announce", {"text": text})
         html = announcements.setdefault(key, html)
     return html
+
+
+def preannounce(snapshot: Snapshot) -> dict[str, str]:
+    """The announcements of this version, rendered now in the language being rendered (for
+    the player on turn and for everyone else), so that no socket that reads them in it, here
+    or on another process, has to render them again."""
+    state, seats = snapshot.state, snapshot.seats
+    person_on_turn = (
+        snapshot.game.status == Game.Status.PLAYING
+        and state is not None
+        and state.current_seat is not None
+        and not seats[state.current_seat].bot
+    )
+    return {
+        _hearer(on_turn): _announcement(snapshot, on_turn)
+        for on_turn in ((False, True) if person_on_turn else (False,))
+    }
 
 
 def remember(snapshot: Snapshot) -> None:

@@ -17,7 +17,7 @@ from django.db.models import Q
 
 from .engine import GameState
 from .models import Game, Move, Seat
-from .row_copies import copy_row
+from .row_copies import copy_row, row_from_values
 
 # Every field a page shows or a move reads; a snapshot from the wire carries them all.
 GAME_WIRE_FIELDS = (
@@ -181,11 +181,11 @@ class Snapshot:
         for name in TIME_WIRE_FIELDS:
             moment = data["game"][name]
             data["game"][name] = datetime.fromisoformat(moment) if moment else None
-        game = Game(**data["game"])
+        game = row_from_values(Game, data["game"])
         game.published_commitment = data.get("dice_commitment", "")
         return cls(
             game=game,
-            seats=[Seat(game_id=game.id, **seat) for seat in data["seats"]],
+            seats=[row_from_values(Seat, {**seat, "game_id": game.id}) for seat in data["seats"]],
             rematch_code=data["rematch_code"],
             recent_moves=tuple(tuple(move) for move in data.get("recent_moves", ())),
         )

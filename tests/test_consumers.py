@@ -17,12 +17,13 @@ from games.models import Connection, Game
 from games.routing import websocket_urlpatterns
 from games.rules import Category
 from games.services import Player
-from tests.conftest import seen_from
+from tests.conftest import rolloff_won_by, seen_from
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 VERSION = re.compile(r'id="board"[^>]*data-version="(\d+)"')
+ANNOUNCEMENT = re.compile(r'<div id="announce"[^>]*>.*?</div>', re.S)
 
 
 def room_members(code: str) -> set[str]:
@@ -60,9 +61,13 @@ def act(fn, **kwargs):
     return database_sync_to_async(fn)(**kwargs)
 
 
-async def connect(code: str, user=None, *, origin=b"http://localhost") -> WebsocketCommunicator:
+async def connect(
+    code: str, user=None, *, origin=b"http://localhost", language: str | None = None
+) -> WebsocketCommunicator:
     app = URLRouter(websocket_urlpatterns) if user is not None else application
     headers = [(b"origin", origin), (b"host", b"localhost")]
+    if language is not None:
+        headers.append((b"accept-language", language.encode()))
     comm = WebsocketCommunicator(app, f"/ws/g/{code}/", headers=headers)
     if user is not None:
         comm.scope["user"] = user
@@ -224,6 +229,79 @@ async def test_a_version_another_process_announced_is_kept_for_the_next_move(mon
         (s.id, s.scorecard, s.total) for s in announced.seats
     ]
     await page.disconnect()
+
+
+def announcement_of(html: str) -> str:
+    match = ANNOUNCEMENT.search(html)
+    assert match is not None, "no announcement was pushed"
+    return match.group(0)
+
+
+async def test_announcements_another_process_rendered_reach_its_pages_unrendered_here(
+    monkeypatch,
+):
+    """The process that made a change ships the screen reader's sentences (for the player
+    on turn and for everyone else) with the boards: a page reading that language here is
+    pushed exactly those, and only a page in another language has its own rendered."""
+    from channels.layers import get_channel_layer
+    from django.utils import translation
+
+    from games import broadcast, rendering
+    from games.snapshots import Snapshot
+
+    monkeypatch.setattr(services.writes, "listeners", [])  # made "elsewhere": this process hears it
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    player, watcher = await connect(game.code, user=host), await connect(game.code)
+    telugu = await connect(game.code, language="te")
+    for page in (player, watcher, telugu):
+        await receive_board(page)
+    ann = Player("ann", user_id=host.pk)
+    started = await act(
+        services.game_start,
+        code=game.code,
+        player=ann,
+        version=game.version,
+        rng=rolloff_won_by(0, 2),
+    )
+
+    sent: list[dict] = []
+
+    class ElsewhereLayer:
+        async def group_send(self, group: str, message: dict) -> None:
+            sent.append(message)
+
+    def announce_elsewhere() -> None:
+        with translation.override("en"):
+            broadcast.announce(Snapshot.load(game.code))
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", ElsewhereLayer)
+    await database_sync_to_async(announce_elsewhere)()
+    (message,) = sent
+    assert committed.at(game.code, started.version) is None  # this process only hears of it
+    for cache in (rendering.boards, rendering.announcements):  # that process's, not this one's
+        cache.clear()
+    shipped = list(message["announcements"].values())
+    heard = []
+    render = rendering.render_to_string
+
+    def counting(name, context=None):
+        if name == "games/room.html#announce":
+            heard.append(translation.get_language())
+        return render(name, context)
+
+    monkeypatch.setattr(rendering, "render_to_string", counting)
+    await get_channel_layer().group_send(group_name(game.code), message)
+
+    pushed = {page: await receive_board(page) for page in (player, watcher, telugu)}
+    assert version_of(pushed[player]) == started.version
+    (yours,) = (html for html in shipped if "Your turn." in html)
+    (others,) = (html for html in shipped if "ann&#x27;s turn." in html)
+    assert yours in pushed[player] and others in pushed[watcher]
+    assert heard == ["te"]  # the Telugu page's own, rendered here once
+    assert "ann వంతు." in announcement_of(pushed[telugu])
+    for page in (player, watcher, telugu):
+        await page.disconnect()
 
 
 async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):

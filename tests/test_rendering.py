@@ -175,3 +175,30 @@ def test_each_die_button_sends_the_dice_kept_once_it_is_pressed(duel, ann):
         (True, True, False, False, False): ["01000", "10000", "11100", "11010", "11001"],
         (False, False, True, True, False): ["10110", "01110", "00010", "00100", "00111"],
     }
+
+
+@pytest.mark.parametrize(("status", "sentences"), [("playing", 2), ("abandoned", 1)])
+def test_the_announcements_rendered_with_a_change_serve_every_viewer(
+    duel, ann, ben, monkeypatch, status, sentences
+):
+    """In play the player on turn hears their own sentence and everyone else another; what
+    is said of a game out of play (here one given up on Alice's turn) is everyone's."""
+    from games.models import Game
+
+    Game.objects.filter(pk=duel.pk).update(status=status)
+    snapshot = Snapshot.load(duel.code)
+    rendered: list[str] = []
+    render = rendering.render_to_string
+
+    def counting(name, context=None):
+        rendered.append(name)
+        return render(name, context)
+
+    monkeypatch.setattr(rendering, "render_to_string", counting)
+
+    shipped = rendering.preannounce(snapshot)
+    heard = {rendering.announce(snapshot, viewer) for viewer in (ann, ben, Player(""))}
+
+    assert len(shipped) == len(heard) == sentences
+    assert heard == set(shipped.values())
+    assert rendered == ["games/room.html#announce"] * sentences
