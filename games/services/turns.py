@@ -23,12 +23,14 @@ from ..row_copies import copy_row
 from ..rules import Category, IllegalMove, is_yahtzee
 from ..snapshots import recent_moves_after
 from ..words import refused_move_words
+from . import move_writes
 from .clocks import PLAN_FIELDS, plan
 from .errors import STALE, GameError, NotAllowed, StaleAction
 from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
+SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status")  # what a move changes
 
 
 def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
@@ -121,15 +123,12 @@ def _play(
     plan(game, seats, new_turn=new.turn_number != state.turn_number, state=new)
     # The game first (its row is the lock), and only what a move changes.
     fields = [*TURN_FIELDS, "dice_cursor", "status", "finished_at", *PLAN_FIELDS]
-    if known is None:
-        game.save(update_fields=[*fields, "version"])
-    elif not Game.objects.filter(pk=game.pk, version=known.game.version).update(
-        version=game.version, **{name: getattr(game, name) for name in fields}
-    ):
+    version_was = None if known is None else known.game.version
+    if not move_writes.update(game, [*fields, "version"], version_was=version_was):
         raise StaleAction(gettext(STALE))  # changed by another process since: nothing is written
     for changed in changed_seats:
-        changed.save(update_fields=["scorecard", "total", "yahtzees", "place", "status"])
-    move.save()
+        move_writes.update(changed, SEAT_FIELDS)
+    move_writes.insert(move)
     if new.is_finished:
         game_rate(game, seats)
     # The board's log of recent moves follows on from the version this move was made on.
