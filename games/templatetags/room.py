@@ -120,12 +120,13 @@ def icon(name: str) -> SafeString:
     return _icon(name)
 
 
-# Most fragments (the scorecard's head and sums, the dice) recur within a turn and between
-# the viewpoints of one version, not much later: a few per table are enough. Every entry
-# also lives in the heap the garbage collector walks on each full collection, which pauses
-# the whole process; at 8192 entries this memo alone was 55 000 objects of it, for the same
-# hit rate (77 %) as at 1024 in the load benchmark.
-@caches.memoize("room fragments by name and arguments", maxsize=1024, key_extra=get_language)
+# Most fragments (the scorecard's head and sums, the turn's banner, clock and hint, the
+# log's lines, the dice) recur within a turn and between the viewpoints of one version; a
+# table's fragments are wanted again at its next move, after every other table has made
+# one: about fifteen a table. Every entry also lives in the heap the garbage collector
+# walks on each full collection, which pauses the whole process (about four objects an
+# entry): the memo holds what a hundred busy tables need, not more.
+@caches.memoize("room fragments by name and arguments", maxsize=4096, key_extra=get_language)
 def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
     return render_to_string(f"games/room.html#{name}", dict(context))
 
