@@ -36,13 +36,13 @@ def viewpoint(snapshot: Snapshot, viewer: Player) -> str:
 
 def _viewpoint(snapshot: Snapshot, viewer: Player) -> str:
     game = snapshot.game
+    if game.status == Game.Status.PLAYING and not game.coach_hints:
+        # Everyone sees one board: what only the player on turn, a seated or an away player
+        # may press is shown to them by CSS keyed on their seat marker (#me).
+        return "playing"
     seat = next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     if game.status == Game.Status.PLAYING:
         assert snapshot.state is not None
-        # Everyone sees one board: what only the player on turn, a seated or an away player
-        # may press is shown to them by CSS keyed on their seat marker (#me).
-        if not game.coach_hints:
-            return "playing"
         return "playing:on-turn" if seat == snapshot.state.current_seat else "playing:others"
     if game.status == Game.Status.FINISHED:
         return f"finished:{'seated' if seat is not None else 'watching'}"
