@@ -6,6 +6,7 @@ against a small server in this process standing in for the site (no daphne is st
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -221,3 +222,87 @@ async def test_the_state_of_a_table_is_read_as_json_and_a_missing_table_raises(
         assert await live.state(http, stand_in.base_url, "ABCD") == table
         with pytest.raises(error):
             await live.state(http, stand_in.base_url, "GONE")
+
+
+# -- a move through the benchmark ------------------------------------------------------------
+
+
+def board(version: int, choices: tuple[str, ...] = ()) -> str:
+    boxes = "".join(f'<button name="category" value="{c}">' for c in choices)
+    return f'<section id="board" class="board" data-version="{version}">{boxes}</section>'
+
+
+def room_at(version: int, seats: int = 2) -> bench_load.GameRoom:
+    """Table ABCD at ``version``, seat 0 to roll for the first time; each guest its cookies."""
+    room = bench_load.GameRoom(0, seats)
+    room.code, room.version, room.first_version = "ABCD", version, version
+    for seat, guest in enumerate(room.guests):
+        guest.cookies.update(sessionid=f"s{seat}", csrftoken=f"t{seat}")
+    return room
+
+
+async def test_a_move_is_measured_once_its_version_has_reached_every_socket_of_its_room(
+    stand_in,
+):
+    room = room_at(version=5)
+
+    async def roll(request: web.Request) -> web.Response:
+        for _ in range(room.socket_count):  # the pushes, before the answer as usual
+            room.arrived(6, time.perf_counter())
+        return web.Response(text=board(6, ("chance", "yahtzee")), content_type="text/html")
+
+    stand_in.routes["POST", "/g/ABCD/roll/"] = roll
+    tally = bench_load.Tally()
+    async with live.aiohttp_client() as http:
+        site = bench_load.Site([live.Server({}, port=stand_in.port)], http, seats=2)
+        await site.act(room, tally)
+    assert (tally.sent, tally.completed, tally.errors, tally.timeouts) == (1, 1, 0, 0)
+    assert len(tally.latencies) == len(tally.http_latencies) == 1
+    assert (room.version, room.current, room.step) == (6, 0, 1)
+    assert room.choices == ["chance", "yahtzee"]
+    sent = stand_in.seen[-1]
+    assert sent.form == {"version": "5"}
+    assert sent.headers["Cookie"] == "sessionid=s0; csrftoken=t0"
+    assert sent.headers["X-CSRFToken"] == "t0"
+    assert sent.headers["HX-Request"] == "true"
+
+
+async def drop_the_connection(request: web.Request) -> web.Response:
+    assert request.transport is not None
+    request.transport.abort()
+    return web.Response()
+
+
+async def answer_the_board_unchanged(request: web.Request) -> web.Response:
+    return web.Response(text=board(5), content_type="text/html")
+
+
+@pytest.mark.parametrize(
+    ("move", "sample"),
+    [
+        pytest.param(None, "roll: ClientConnectorError", id="server down"),
+        pytest.param(drop_the_connection, "roll: ServerDisconnectedError", id="dropped"),
+        pytest.param(answer_the_board_unchanged, "roll v5: HTTP 200 -> v5", id="stale"),
+    ],
+)
+async def test_a_move_without_its_new_version_counts_as_an_error_and_its_room_catches_up(
+    stand_in, move, sample
+):
+    room = room_at(version=5)
+    table = {"version": 7, "status": "playing", "current_seat": 1, "rolls_left": 1}
+    stand_in.answer("GET", "/g/ABCD/state.json", text=json.dumps(table))
+    stand_in.answer("GET", "/g/ABCD/", text=board(7, ("ones", "sixes")), content_type="text/html")
+    servers = [live.Server({}, port=stand_in.port)]
+    if move is None:  # seat 0's moves go to the second server, where nothing listens
+        servers.append(live.Server({}, port=live.free_port()))
+    else:
+        stand_in.routes["POST", "/g/ABCD/roll/"] = move
+    tally = bench_load.Tally()
+    async with live.aiohttp_client() as http:
+        await bench_load.Site(servers, http, seats=2).act(room, tally)
+    assert (tally.sent, tally.completed, tally.errors, tally.timeouts) == (1, 0, 1, 0)
+    assert tally.error_samples[0].startswith(sample)
+    # Caught up: seat 1 on its last roll, the boxes its board offers read as seat 1.
+    assert (room.version, room.current, room.step, room.finished) == (7, 1, 2, False)
+    assert room.choices == ["ones", "sixes"]
+    assert stand_in.seen[-1].headers["Cookie"] == "sessionid=s1; csrftoken=t1"
