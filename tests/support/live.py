@@ -2,9 +2,9 @@
 
 Starts daphne processes the way production does (``daphne -b HOST -p PORT APP``), gives
 them a fresh PostgreSQL database (or a temporary SQLite file) and a Redis database, and
-drives them over HTTP (httpx) and websockets (the ``websockets`` client) as browsers do:
-session and CSRF cookies, the ``X-CSRFToken`` header, ``HX-Request`` for partials, an
-``Origin`` header on every socket.
+drives them over HTTP (httpx; aiohttp for the load benchmark) and websockets (the
+``websockets`` client) as browsers do: session and CSRF cookies, the ``X-CSRFToken``
+header, ``HX-Request`` for partials, an ``Origin`` header on every socket.
 
 Used by ``tests/scale/`` and ``bench/bench_load.py``; nothing here imports the site.
 """
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
+import json
 import os
 import re
 import secrets
@@ -283,9 +285,122 @@ def http_client(connections: int = 20, timeout: float = 30.0):
     return httpx.AsyncClient(cookies=jar, limits=limits, timeout=timeout)
 
 
+def aiohttp_client(connections: int = 20, timeout: float = 30.0) -> AiohttpClient:
+    """The same shared client as :func:`http_client` over aiohttp (its HTTP parser is C, so
+    a request costs the load generator a fraction of httpx's CPU); ``async with`` it."""
+    return AiohttpClient(connections, timeout)
+
+
+class AiohttpClient:
+    """One pooled aiohttp session with the face of httpx's ``AsyncClient`` that
+    :class:`Guest` and :func:`state` use: ``get(url, headers=)``, ``post(url, data=,
+    headers=)``, answers read whole. Like :func:`http_client` it keeps no cookies of its own
+    and never follows a redirect; its connection pool and timeouts are httpx's (idle
+    connections kept 5 s; 30 s to get a connection, to connect, and between reads).
+
+    A request that gets no answer (refused, reset, timed out, garbled) raises
+    ``aiohttp.ClientError`` or ``TimeoutError``."""
+
+    def __init__(self, connections: int = 20, timeout: float = 30.0) -> None:
+        self.connections = connections
+        self.timeout = timeout
+        self.session = None
+
+    async def __aenter__(self) -> AiohttpClient:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=self.connections, keepalive_timeout=5.0),
+            cookie_jar=aiohttp.DummyCookieJar(),
+            timeout=aiohttp.ClientTimeout(
+                total=None, connect=self.timeout, sock_connect=self.timeout, sock_read=self.timeout
+            ),
+        )
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        if self.session is not None:
+            await self.session.close()
+            self.session = None
+
+    async def get(self, url: str, headers: dict[str, str] | None = None) -> Answer:
+        return await self._request("GET", url, headers=headers)
+
+    async def post(
+        self, url: str, data: dict | None = None, headers: dict[str, str] | None = None
+    ) -> Answer:
+        # Form values as httpx writes them: None is empty, booleans are lower case.
+        form = None if data is None else {k: _form_value(v) for k, v in data.items()}
+        return await self._request("POST", url, data=form, headers=headers)
+
+    async def _request(self, method: str, url: str, **kwargs) -> Answer:
+        assert self.session is not None, "use the client as `async with aiohttp_client()`"
+        async with self.session.request(method, url, allow_redirects=False, **kwargs) as answer:
+            return Answer(answer, await answer.read())
+
+
+def _form_value(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class Answer:
+    """An aiohttp response read whole, as httpx gives one: ``status_code``, ``headers``
+    (case-insensitive), ``content``, ``text``, ``json()``, ``raise_for_status()`` and
+    ``cookies``, the name and value of each cookie it sets (a cookie it deletes or sets
+    already expired is left out, as httpx leaves it out)."""
+
+    def __init__(self, response, content: bytes) -> None:
+        self.status_code: int = response.status
+        self.headers = response.headers
+        self.content = content
+        self.cookies = {
+            name: morsel.value
+            for name, morsel in response.cookies.items()
+            if not _expired(morsel["max-age"], morsel["expires"])
+        }
+        self._charset: str = response.charset or "utf-8"
+        self._request_info = response.request_info
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.content.decode(self._charset, errors="replace")
+        return self._text
+
+    def json(self):
+        return json.loads(self.content)
+
+    def raise_for_status(self) -> Answer:
+        """Raise ``aiohttp.ClientResponseError`` unless the status is 2xx (as httpx does)."""
+        if not 200 <= self.status_code < 300:
+            import aiohttp
+
+            raise aiohttp.ClientResponseError(
+                self._request_info, (), status=self.status_code, headers=self.headers
+            )
+        return self
+
+
+def _expired(max_age: str, expires: str) -> bool:
+    """Whether a Set-Cookie's lifetime is already over (Max-Age wins over Expires)."""
+    if max_age:
+        with contextlib.suppress(ValueError):
+            return int(max_age) <= 0
+    if expires:
+        with contextlib.suppress(TypeError, ValueError):
+            return email.utils.parsedate_to_datetime(expires).timestamp() <= time.time()
+    return False
+
+
 @dataclass
 class Guest:
-    """A browser without an account: its identity is its session cookie."""
+    """A browser without an account: its identity is its session cookie. It talks through
+    a shared client, :func:`http_client` (httpx) or :func:`aiohttp_client`."""
 
     name: str
     cookies: dict[str, str] = field(default_factory=dict)
