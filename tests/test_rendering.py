@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from games import caches, rendering, rules, services
-from games.models import Player
+from games.models import Game, Player
 from games.snapshots import Snapshot
 from tests.conftest import (
     ScriptedDice,
@@ -23,6 +23,19 @@ from tests.conftest import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The templates games/rendering.py renders from now on, by name, in order."""
+    rendered: list[str] = []
+    render = rendering.render_to_string
+
+    def counting(name, context=None):
+        rendered.append(name)
+        return render(name, context)
+
+    monkeypatch.setattr(rendering, "render_to_string", counting)
+    return rendered
 
 
 def forget_every_fragment() -> None:
@@ -103,14 +116,7 @@ def test_fragments_read_in_one_language_stay_findable_when_others_push_them_out(
 def test_in_play_the_whole_table_shares_one_board_rendered_once_a_version(
     duel, ann, ben, monkeypatch, django_capture_on_commit_callbacks
 ):
-    rendered: list[str] = []
-    render = rendering.render_to_string
-
-    def counting(name, context=None):
-        rendered.append(name)
-        return render(name, context)
-
-    monkeypatch.setattr(rendering, "render_to_string", counting)
+    rendered = counted_renders(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         services.turn_roll(
             code=duel.code, player=ann, version=version_of(duel), rng=ScriptedDice("22333")
@@ -183,18 +189,9 @@ def test_the_announcements_rendered_with_a_change_serve_every_viewer(
 ):
     """In play the player on turn hears their own sentence and everyone else another; what
     is said of a game out of play (here one given up on Alice's turn) is everyone's."""
-    from games.models import Game
-
     Game.objects.filter(pk=duel.pk).update(status=status)
     snapshot = Snapshot.load(duel.code)
-    rendered: list[str] = []
-    render = rendering.render_to_string
-
-    def counting(name, context=None):
-        rendered.append(name)
-        return render(name, context)
-
-    monkeypatch.setattr(rendering, "render_to_string", counting)
+    rendered = counted_renders(monkeypatch)
 
     shipped = rendering.preannounce(snapshot)
     heard = {rendering.announce(snapshot, viewer) for viewer in (ann, ben, Player(""))}
