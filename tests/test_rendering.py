@@ -183,6 +183,25 @@ def test_each_die_button_sends_the_dice_kept_once_it_is_pressed(duel, ann):
     }
 
 
+def test_a_kept_die_shows_the_lock_and_the_log_line_of_each_roll_names_its_dice(duel, ann):
+    """Pieces a board shares with other boards (icons, log lines) still show this board's
+    state: the dice kept now, and each roll of the turn as it fell."""
+    services.turn_roll(
+        code=duel.code, player=ann, version=version_of(duel), rng=ScriptedDice("22333")
+    )
+    held = (False, True, False, False, True)
+    services.turn_keep(code=duel.code, player=ann, version=version_of(duel), held=held)
+    services.turn_roll(
+        code=duel.code, player=ann, version=version_of(duel), rng=ScriptedDice("456")
+    )
+    board = seen_from(rendering.live_board(Snapshot.load(duel.code), ann), 0)
+
+    labels = re.findall(r'<span class="keep-label" aria-hidden="true">(.*?)</span>', board)
+    assert ['<rect x="5" y="11"' in label for label in labels] == list(held)
+    rolls = re.findall(r"<li>(.*?)</li>", board)
+    assert rolls == ["alice rolled 2 2 3 3 3.", "alice held 2 3 and rolled 4 2 5 6 3."]
+
+
 @pytest.mark.parametrize(("status", "sentences"), [("playing", 2), ("abandoned", 1)])
 def test_the_announcements_rendered_with_a_change_serve_every_viewer(
     duel, ann, ben, monkeypatch, status, sentences

@@ -1,4 +1,4 @@
-"""Dice pictured in text (the rules page): the game's own die faces in a row."""
+"""The site's pictures in templates: its icons, and dice pictured in text (the rules page)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from .. import caches
 from .room import die_face
 
 register = template.Library()
@@ -18,3 +19,15 @@ def dice(values: str) -> SafeString:
     return SafeString(
         render_to_string("rules/dice.html", {"faces": faces, "values": ", ".join(values)})
     )
+
+
+@caches.memoize("icons by name", maxsize=16)
+def _icon(name: str) -> SafeString:
+    return render_to_string(f"games/icons.html#{name}")
+
+
+@register.simple_tag
+def icon(name: str) -> SafeString:
+    """``{% icon "clock" %}``: one of the site's icons (``templates/games/icons.html``),
+    drawn inline and rendered once."""
+    return _icon(name)

@@ -109,17 +109,6 @@ def die_button(die: DieView, can_keep: bool) -> SafeString:
     return SafeString(html.replace(MASK_SLOT, die.toggle_mask, 1))
 
 
-@caches.memoize("icons by name", maxsize=16)
-def _icon(name: str) -> SafeString:
-    return render_to_string(f"games/icons.html#{name}")
-
-
-@register.simple_tag
-def icon(name: str) -> SafeString:
-    """One of the site's icons (``templates/games/icons.html``), drawn inline."""
-    return _icon(name)
-
-
 # Most fragments (the scorecard's head and sums, the turn's banner, clock and hint, the
 # log's lines, the dice) recur within a turn and between the viewpoints of one version; a
 # table's fragments are wanted again at its next move, after every other table has made
