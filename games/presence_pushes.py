@@ -53,6 +53,18 @@ class PresencePushes:
         if key not in self._tasks:
             self._tasks[key] = key[0].create_task(self._run(key))
 
+    async def finished(self, timeout: float = 1.0) -> None:
+        """Wait (at most ``timeout`` seconds) for this loop's pushes under way, then stop any
+        still waiting for their interval: a test ends with none reading the database."""
+        loop = asyncio.get_running_loop()
+        running = [task for (on, _), task in self._tasks.items() if on is loop]
+        if not running:
+            return
+        _, late = await asyncio.wait(running, timeout=timeout)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+
     def waiting(self, code: str) -> bool:
         """Whether a push of room ``code`` is due and not yet sent (for tests)."""
         return (asyncio.get_running_loop(), code) in self._due

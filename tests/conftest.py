@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from typing import Any
@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 
 from games import caches, engine, services
 from games.models import Game, Move, Seat
+from games.presence_pushes import pushes
 from games.rules import Category, Rules, Scorecard
 from games.services import Player
 
@@ -210,6 +211,14 @@ def test_client_is_exempt_from_limits(settings: Any) -> None:
 def presence_pushed_at_once(settings: Any) -> None:
     """Presence pushes without their interval; the coalescing tests inject their own clock."""
     settings.PRESENCE_PUSH_SECONDS = 0
+
+
+@pytest.fixture
+async def presence_pushes_finished() -> AsyncIterator[None]:
+    """A test of live pages ends once the presence pushes its pages asked for (last of all
+    on closing) are out: none may still read the database while the next test starts."""
+    yield
+    await pushes.finished()
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,11 @@ from games.services import Player
 from tests.conftest import rolloff_won_by, seen_from
 from yahtzee_site.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("presence_pushes_finished"),
+]
 
 VERSION = re.compile(r'id="board"[^>]*data-version="(\d+)"')
 ANNOUNCEMENT = re.compile(r'<div id="announce"[^>]*>.*?</div>', re.S)

@@ -27,7 +27,11 @@ from tests.test_consumers import (
 )
 from yahtzee_site.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("presence_pushes_finished"),
+]
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
