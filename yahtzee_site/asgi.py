@@ -15,7 +15,7 @@ from django.conf import settings  # noqa: E402
 
 from games import jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from yahtzee_site import garbage_collection  # noqa: E402
+from yahtzee_site import daphne_form_parsing, garbage_collection  # noqa: E402
 from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 
 
@@ -37,6 +37,7 @@ websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket
 application = ProtocolTypeRouter({"http": StartingJobs(django_asgi_app), "websocket": websockets})
 
 garbage_collection.tune()
+daphne_form_parsing.install()
 
 if settings.JOBS_START_WITH_APPLICATION:
     # A restarted process fires the deadlines, e-mails and reviews due before anyone visits
