@@ -7,5 +7,5 @@ from django.core.asgi import get_asgi_application
 from yahtzee_site import asgi
 
 application = asgi.ProtocolTypeRouter(
-    {"http": asgi.StartingJobs(get_asgi_application()), "websocket": asgi.websockets}
+    {"http": asgi.ProcessServices(get_asgi_application()), "websocket": asgi.websockets}
 )

@@ -1,15 +1,17 @@
 """The live room: what every open game page receives over its websocket."""
 
+import asyncio
 import random
 import re
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from games import services
+from games import broadcast, services
 from games.broadcast import group_name
 from games.committed import committed
 from games.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
@@ -32,8 +34,6 @@ ANNOUNCEMENT = re.compile(r'<div id="announce"[^>]*>.*?</div>', re.S)
 
 def room_members(code: str) -> set[str]:
     """The channels of this process in the game's group, on either channel layer."""
-    from channels.layers import get_channel_layer
-
     layer = get_channel_layer()
     group = group_name(code)
     if hasattr(layer, "prefix"):  # channels_redis's pub/sub layer names its groups itself
@@ -160,8 +160,6 @@ async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
 
 
 async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
-    from channels.layers import get_channel_layer
-
     from games.snapshots import Snapshot
 
     monkeypatch.setattr(services.writes, "listeners", [])  # the test delivers the versions itself
@@ -208,8 +206,6 @@ async def test_a_process_keeps_only_the_last_few_versions_it_decoded(monkeypatch
 
 
 async def test_a_version_another_process_announced_is_kept_for_the_next_move(monkeypatch):
-    from channels.layers import get_channel_layer
-
     from games.snapshots import Snapshot
 
     monkeypatch.setattr(services.writes, "listeners", [])  # made "elsewhere": this process hears it
@@ -247,7 +243,6 @@ async def test_announcements_another_process_rendered_reach_its_pages_unrendered
     """The process that made a change ships the screen reader's sentences (for the player
     on turn and for everyone else) with the boards: a page reading that language here is
     pushed exactly those, and only a page in another language has its own rendered."""
-    from channels.layers import get_channel_layer
     from django.utils import translation
 
     from games import broadcast, rendering
@@ -475,3 +470,66 @@ async def test_room_pushes_reach_pages_without_a_database_round_trip(monkeypatch
     assert calls == []
     for page in pages:
         await page.disconnect()
+
+
+@pytest.fixture
+async def served_from_this_loop():
+    """This test's loop stands for the server's, as each request tells the live layer."""
+    broadcast.serve_from(asyncio.get_running_loop())
+    yield
+    broadcast.serve_from(None)
+
+
+async def test_a_move_is_answered_without_waiting_for_its_push_which_still_arrives_in_order(
+    monkeypatch, served_from_this_loop
+):
+    monkeypatch.setattr(services.dice, "source", random.Random(3))
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    ann, bea = Player("ann", user_id=host.pk), Player("Bea", guest="guest-token-1")
+    page = await connect(game.code)
+    assert version_of(await receive_board(page)) == game.version
+    layer = get_channel_layer()
+    send, held = layer.group_send, asyncio.Event()
+
+    async def slow_send(group: str, message: dict) -> None:
+        await held.wait()  # a busy channel layer (Redis across the network)
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", slow_send)
+    game = await asyncio.wait_for(
+        act(services.game_start, code=game.code, player=ann, version=game.version), 5
+    )
+    player = on_turn(game, ann, bea)
+    rolled = await asyncio.wait_for(
+        act(services.turn_roll, code=game.code, player=player, version=game.version), 5
+    )
+    assert await page.receive_nothing(timeout=0.2)  # answered; the pushes still wait
+    held.set()
+    assert [version_of(await receive_board(page)) for _ in range(2)] == [
+        game.version,
+        rolled.version,
+    ]
+    await page.disconnect()
+
+
+async def test_a_push_that_fails_is_logged_and_the_move_stands(
+    monkeypatch, caplog, served_from_this_loop
+):
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    ann = Player("ann", user_id=host.pk)
+    layer = get_channel_layer()
+    failed = asyncio.Event()
+
+    async def broken_send(group: str, message: dict) -> None:
+        failed.set()
+        raise ConnectionError("the channel layer is down")
+
+    monkeypatch.setattr(layer, "group_send", broken_send)
+    started = await act(services.game_start, code=game.code, player=ann, version=game.version)
+    await asyncio.wait_for(failed.wait(), 5)
+    await asyncio.sleep(0)  # the failed send's callback
+    stored = await database_sync_to_async(Game.objects.get)(code=game.code)
+    assert stored.version == started.version and stored.status == Game.Status.PLAYING
+    assert "pushing a change to its room failed" in caplog.text

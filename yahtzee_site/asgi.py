@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets under ws/ through Channels."""
 
+import asyncio
 import os
 from typing import Any
 
@@ -13,28 +14,30 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import jobs  # noqa: E402
+from games import broadcast, jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yahtzee_site import daphne_form_parsing, garbage_collection  # noqa: E402
 from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 
 
-class StartingJobs:
-    """Starts this process's look for due work (turn clocks, computer players, reviews)
-    with its first request, if loading the application did not, then passes every request
-    on."""
+class ProcessServices:
+    """Before each request: starts this process's look for due work (turn clocks, computer
+    players, reviews), if loading the application did not, and tells the live layer which
+    event loop sends the rooms' pushes; then passes the request on."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         jobs.ensure_running()
+        broadcast.serve_from(asyncio.get_running_loop())
         await self.app(scope, receive, send)
 
 
 django_asgi_app = SynchronousRequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-application = ProtocolTypeRouter({"http": StartingJobs(django_asgi_app), "websocket": websockets})
+http = ProcessServices(django_asgi_app)
+application = ProtocolTypeRouter({"http": http, "websocket": websockets})
 
 garbage_collection.tune()
 daphne_form_parsing.install()
