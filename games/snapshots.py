@@ -8,11 +8,11 @@ query of its own.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 
+import orjson
 from django.db.models import Q
 
 from .engine import GameState
@@ -159,10 +159,12 @@ class Snapshot:
 
     def to_wire(self) -> str:
         """This snapshot as one JSON string: a channel layer copies or packs a string
-        without walking it, once per socket in the room."""
-        return json.dumps(
+        without walking it, once per socket in the room. (orjson: a tenth of the standard
+        library's time, once per change on the process that made it and once on every
+        other; its moments are ISO 8601, as ``datetime.isoformat`` writes them.)"""
+        return orjson.dumps(
             {
-                "game": {name: _wire_value(self.game, name) for name in GAME_WIRE_FIELDS},
+                "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},
                 "seats": [
                     {name: getattr(s, name) for name in SEAT_WIRE_FIELDS} for s in self.seats
                 ],
@@ -172,12 +174,11 @@ class Snapshot:
                 # the board shows from the start.
                 "dice_commitment": self.game.dice_commitment,
             },
-            separators=(",", ":"),
-        )
+        ).decode()
 
     @classmethod
     def from_wire(cls, wire: str) -> Snapshot:
-        data = json.loads(wire)
+        data = orjson.loads(wire)
         for name in TIME_WIRE_FIELDS:
             moment = data["game"][name]
             data["game"][name] = datetime.fromisoformat(moment) if moment else None
@@ -189,8 +190,3 @@ class Snapshot:
             rematch_code=data["rematch_code"],
             recent_moves=tuple(tuple(move) for move in data.get("recent_moves", ())),
         )
-
-
-def _wire_value(game: Game, name: str) -> object:
-    value = getattr(game, name)
-    return value.isoformat() if name in TIME_WIRE_FIELDS and value is not None else value
