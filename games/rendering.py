@@ -169,5 +169,11 @@ def remember(snapshot: Snapshot) -> None:
     prerender(snapshot)
 
 
+@caches.memoize("refusal messages by text", maxsize=64)
+def flash(error: str | None) -> str:
+    """The box of this request's refusal (#flash), emptied when there is none."""
+    return render_to_string("games/room.html#flash", {"error": error})
+
+
 def live_message(snapshot: Snapshot, viewer: Player) -> str:
     return live_board(snapshot, viewer) + announce(snapshot, viewer) + seat_marker(snapshot, viewer)

@@ -169,7 +169,7 @@ def render_game(
     if request.htmx:
         # The same shared fragment the room's sockets get, plus this request's message
         # and (on a table with feedback) the coach's word on this person's last decision.
-        flash = render_to_string("games/room.html#flash", {"error": error})
+        flash = rendering.flash(error)
         if snapshot.game.feedback:
             flash += render_to_string("games/room.html#feedback", {"feedback": feedback})
         return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)

@@ -12,6 +12,7 @@ import pytest
 
 from games import caches, rendering, rules, services
 from games.models import Game, Player
+from games.rules import Category
 from games.snapshots import Snapshot
 from tests.conftest import (
     ScriptedDice,
@@ -218,3 +219,33 @@ def test_the_announcements_rendered_with_a_change_serve_every_viewer(
     assert len(shipped) == len(heard) == sentences
     assert heard == set(shipped.values())
     assert rendered == ["games/room.html#announce"] * sentences
+
+
+def test_what_no_move_changed_is_rendered_once_for_every_table(
+    make_game, ann, take_turn, monkeypatch
+):
+    """The player on turn's hint names nobody, and the Yahtzee bonus row changes only with a
+    bonus: each is rendered once, not once per table and move."""
+    from games.templatetags import room
+
+    guests = [guest_player(f"Guest {n}") for n in range(3)]
+    tables = [make_game(ann, guest, start=True, starter=0) for guest in guests]
+    rendered: list[str] = []
+    render = room.render_to_string
+
+    def counting(name, context=None):
+        rendered.append(name)
+        return render(name, context)
+
+    monkeypatch.setattr(room, "render_to_string", counting)
+    for table in tables:
+        rendering.live_board(Snapshot.load(table.code), ann)
+        table = take_turn(table, ann, "12346", Category.CHANCE)
+        rendering.live_board(Snapshot.load(table.code), ann)
+
+    assert rendered.count("games/room.html#turn_hint") == 1  # not rolled yet, at every table
+    assert rendered.count("games/room.html#yahtzee_bonus_row") == 1  # no bonus anywhere
+    # What does change is rendered anew: each table's totals after Alice's 16 in Chance.
+    assert rendered.count("games/room.html#total_row") == 2
+    board = rendering.live_board(Snapshot.load(tables[-1].code), ann)
+    assert "Guest 2’s turn" in board and "<td>16</td>" in board

@@ -21,7 +21,7 @@ from .announcements import announcement
 from .coach import Hints, hints_for
 from .moves import NO_MOVES, SHORT_LABELS, MoveLog, move_log
 from .review import SeatReviewView, review_views
-from .scorecard import BoxView, ColumnView, RollOffView, RowView
+from .scorecard import BoxView, Columns, ColumnView, RollOffView, RowView
 from .urls import action_urls
 from .viewmodel import DieView, ViewModel
 
@@ -135,12 +135,12 @@ class GameView(ViewModel):
         ]
 
     @cached_property
-    def columns(self) -> tuple[ColumnView, ...]:
+    def columns(self) -> Columns:
         key = (get_language(), self.code, self.version)  # a computer player's name is translated
         return _per_version(scorecard_columns, key, self._columns)
 
-    def _columns(self) -> tuple[ColumnView, ...]:
-        return tuple(
+    def _columns(self) -> Columns:
+        return Columns(
             ColumnView(
                 s.position,
                 s.name,
@@ -242,7 +242,7 @@ class GameView(ViewModel):
 scorecard_rows: caches.Cache[tuple[str, str, int], list[RowView]] = caches.lru(
     "scorecard rows by game version and language", maxsize=256
 )
-scorecard_columns: caches.Cache[tuple[str, str, int], tuple[ColumnView, ...]] = caches.lru(
+scorecard_columns: caches.Cache[tuple[str, str, int], Columns] = caches.lru(
     "scorecard columns by game version and language", maxsize=256
 )
 

@@ -67,3 +67,28 @@ class ColumnView(ViewModel):
     yahtzee_bonus_count: int
     total: int
     bonus_open: bool = False  # the upper bonus can still be reached: say how far it is
+
+
+class Columns(tuple[ColumnView, ...]):
+    """The scorecard's columns, and each sum row's figures on their own: a row's markup is
+    looked up by its figures alone (``{% fragment %}``), so a row no move changed (the
+    Yahtzee bonuses, mostly none) is found again at every table."""
+
+    __slots__ = ()
+
+    @property
+    def upper_sums(self) -> tuple[tuple[int, int, int], ...]:
+        """Each seat's upper subtotal, bonus, and points still needed for the bonus (0 once
+        it is won or out of reach)."""
+        return tuple(
+            (c.upper_subtotal, c.upper_bonus, c.upper_remaining if c.bonus_open else 0)
+            for c in self
+        )
+
+    @property
+    def yahtzee_bonus_counts(self) -> tuple[int, ...]:
+        return tuple(c.yahtzee_bonus_count for c in self)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(c.total for c in self)
