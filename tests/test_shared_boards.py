@@ -19,7 +19,11 @@ from games.services import Player
 from tests.conftest import HTMX, PASSWORD, ScriptedDice, new_client, rolloff_won_by
 from yahtzee_site.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("presence_pushes_finished"),
+]
 
 VIEWERS = ("host", "seated guest", "seated account", "spectator", "anonymous visitor")
 STAGES = ("lobby", "playing", "finished")
