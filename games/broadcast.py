@@ -10,7 +10,7 @@ handed to that loop to send, and the thread goes on at once (answering its reque
 instead of waiting for the send: a move's push and its HTTP answer go out side by side.
 Changes reach the loop in the order they were committed, and a page puts any versions
 that arrive out of order back in order (``GameConsumer``). Without a running loop (a
-command, a test without a server) :func:`announce` sends and waits, as before.
+command, a test without a server, a server stopping) :func:`announce` sends and waits.
 """
 
 from __future__ import annotations
@@ -56,9 +56,12 @@ def announce(snapshot: Snapshot) -> None:
     }
     loop = _server_loop
     if loop is not None and loop.is_running() and not _running_on(loop):
-        loop.call_soon_threadsafe(_start_sending, layer, group, message)
-    else:
-        async_to_sync(layer.group_send)(group, message)
+        try:
+            loop.call_soon_threadsafe(_start_sending, layer, group, message)
+            return
+        except RuntimeError:  # the loop closed just now (the server is stopping)
+            pass
+    async_to_sync(layer.group_send)(group, message)
 
 
 def _running_on(loop: asyncio.AbstractEventLoop) -> bool:

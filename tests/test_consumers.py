@@ -533,3 +533,29 @@ async def test_a_push_that_fails_is_logged_and_the_move_stands(
     stored = await database_sync_to_async(Game.objects.get)(code=game.code)
     assert stored.version == started.version and stored.status == Game.Status.PLAYING
     assert "pushing a change to its room failed" in caplog.text
+
+
+async def test_a_change_committed_as_the_server_loop_closes_is_still_pushed():
+    class ClosingLoop:
+        def is_running(self) -> bool:
+            return True
+
+        def call_soon_threadsafe(self, *args) -> None:
+            raise RuntimeError("Event loop is closed")
+
+    host = await make_user("ann")
+    game = await two_player_game(host)
+    page = await connect(game.code)
+    await receive_board(page)
+    broadcast.serve_from(ClosingLoop())  # type: ignore[arg-type]
+    try:
+        started = await act(
+            services.game_start,
+            code=game.code,
+            player=Player("ann", user_id=host.pk),
+            version=game.version,
+        )
+    finally:
+        broadcast.serve_from(None)
+    assert version_of(await receive_board(page)) == started.version
+    await page.disconnect()
