@@ -159,9 +159,8 @@ class Snapshot:
 
     def to_wire(self) -> str:
         """This snapshot as one JSON string: a channel layer copies or packs a string
-        without walking it, once per socket in the room. (orjson: a tenth of the standard
-        library's time, once per change on the process that made it and once on every
-        other; its moments are ISO 8601, as ``datetime.isoformat`` writes them.)"""
+        without walking it, once per socket in the room. Encoded with orjson, whose moments
+        are ISO 8601 as ``datetime.isoformat`` writes them (``docs/benchmarks.md``)."""
         return orjson.dumps(
             {
                 "game": {name: getattr(self.game, name) for name in GAME_WIRE_FIELDS},

@@ -36,8 +36,8 @@ class ProcessServices:
 
 django_asgi_app = SynchronousRequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-http = ProcessServices(django_asgi_app)
-application = ProtocolTypeRouter({"http": http, "websocket": websockets})
+http_app = ProcessServices(django_asgi_app)
+application = ProtocolTypeRouter({"http": http_app, "websocket": websockets})
 
 garbage_collection.tune()
 daphne_form_parsing.install()

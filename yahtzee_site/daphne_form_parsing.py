@@ -3,10 +3,10 @@
 Daphne hands the raw body of a request to the application. Twisted's ``http.Request``,
 which daphne's requests are built on, also parses every form POST into ``request.args``
 (which daphne never reads), and parses its ``Content-Type`` through the ``email``
-package, which builds new header classes for each request: about 60 µs of CPU and a
-heap of short-lived garbage per move. :func:`install` makes daphne's requests skip that
-parse; the figures are in ``docs/benchmarks.md``. Nothing else about a request changes:
-the body, headers and errors reach Django as before.
+package, which builds new header classes for each request, leaving garbage behind.
+:func:`install` makes daphne's requests skip that parse (measured in
+``docs/benchmarks.md``). Nothing else about a request changes: the body, headers and
+errors reach Django as before.
 """
 
 from typing import Any
