@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from types import ModuleType
 
 import pytest
 
@@ -26,16 +27,17 @@ from tests.conftest import (
 pytestmark = pytest.mark.django_db
 
 
-def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The templates games/rendering.py renders from now on, by name, in order."""
+def counted_renders(monkeypatch: pytest.MonkeyPatch, module: ModuleType = rendering) -> list[str]:
+    """The templates ``module`` (games/rendering.py unless told) renders from now on, by
+    name, in order."""
     rendered: list[str] = []
-    render = rendering.render_to_string
+    render = module.render_to_string
 
     def counting(name, context=None):
         rendered.append(name)
         return render(name, context)
 
-    monkeypatch.setattr(rendering, "render_to_string", counting)
+    monkeypatch.setattr(module, "render_to_string", counting)
     return rendered
 
 
@@ -230,14 +232,7 @@ def test_what_no_move_changed_is_rendered_once_for_every_table(
 
     guests = [guest_player(f"Guest {n}") for n in range(3)]
     tables = [make_game(ann, guest, start=True, starter=0) for guest in guests]
-    rendered: list[str] = []
-    render = room.render_to_string
-
-    def counting(name, context=None):
-        rendered.append(name)
-        return render(name, context)
-
-    monkeypatch.setattr(room, "render_to_string", counting)
+    rendered = counted_renders(monkeypatch, room)
     for table in tables:
         rendering.live_board(Snapshot.load(table.code), ann)
         table = take_turn(table, ann, "12346", Category.CHANCE)
