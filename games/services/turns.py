@@ -19,9 +19,9 @@ from ..clock import clock
 from ..committed import committed
 from ..engine import DiceSource
 from ..models import Game, Move, Player, Seat
-from ..row_copies import copy_row
+from ..row_copies import copy_row, row_from_values
 from ..rules import Category, IllegalMove, is_yahtzee
-from ..snapshots import recent_moves_after
+from ..snapshots import Snapshot, recent_moves_after
 from ..words import refused_move_words
 from . import move_writes
 from .clocks import PLAN_FIELDS, plan
@@ -48,6 +48,14 @@ def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | N
     return seat
 
 
+def _state(game: Game, seats: list[Seat], known: Snapshot | None) -> engine.GameState:
+    """The engine's state of ``game`` as the move finds it: the committed version's, which
+    is immutable and already worked out, or read from the rows."""
+    if known is not None and known.state is not None:
+        return known.state
+    return game.engine_state(seats)
+
+
 def _play(
     code: str,
     player: Player | None,
@@ -69,14 +77,14 @@ def _play(
         check_version(game, version)
         if game.status != Game.Status.PLAYING:
             raise GameError(_("This game is not in play."))
-        state = game.engine_state(seats)
+        state = _state(game, seats, known)
         assert state.current_seat is not None  # a game in play has a seat on turn
         seat = seats[state.current_seat]
         if not seat.coach_plays:
             raise GameError(_("A person plays this turn."))
     else:
         seat = _acting_seat(game, seats, player, version)
-        state = game.engine_state(seats)
+        state = _state(game, seats, known)
         on_turn = state.current_seat
         if on_turn is not None and on_turn != seat.position:
             raise NotAllowed(
@@ -94,13 +102,16 @@ def _play(
     dice.advance(game, source)
     game.store_turn(new)
     game.version += 1
-    move = Move(
-        game_id=game.pk,  # by id: nothing reads move.game, and saving skips the related check
-        version=game.version,
-        seat=seat.position,
-        user_id=player.user_id if player else None,
-        turn_number=state.turn_number,
-        by_coach=player is None,
+    move = row_from_values(
+        Move,
+        {
+            "game_id": game.pk,
+            "version": game.version,
+            "seat": seat.position,
+            "user_id": player.user_id if player else None,
+            "turn_number": state.turn_number,
+            "by_coach": player is None,
+        },
     )
     if isinstance(action, (engine.Roll, engine.Keep)):
         assert new.dice is not None
