@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from . import caches, selectors
+from . import caches, render_language, selectors
 from .models import Game, Player, Seat
 from .snapshots import Snapshot
 
@@ -96,12 +96,16 @@ def live_board(snapshot: Snapshot, viewer: Player) -> str:
     key = (snapshot.game.code, snapshot.game.version, viewpoint(snapshot, viewer))
     html = boards.get(key)
     if html is None:
-        view = selectors.snapshot_view(snapshot, viewer)
-        html = boards.setdefault(key, render_to_string("games/room.html#live", {"g": view}))
+        with render_language.fixed():
+            view = selectors.snapshot_view(snapshot, viewer)
+            html = render_to_string("games/room.html#live", {"g": view})
+        html = boards.setdefault(key, html)
     return html
 
 
-@caches.memoize("seat markers by position and status", maxsize=64, key_extra=get_language)
+@caches.memoize(
+    "seat markers by position and status", maxsize=64, key_extra=render_language.current
+)
 def _marker(position: int | None, status: str) -> str:
     return render_to_string("games/room.html#me", {"position": position, "status": status})
 

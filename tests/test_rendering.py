@@ -244,3 +244,51 @@ def test_what_no_move_changed_is_rendered_once_for_every_table(
     assert rendered.count("games/room.html#total_row") == 2
     board = rendering.live_board(Snapshot.load(tables[-1].code), ann)
     assert "Guest 2’s turn" in board and "<td>16</td>" in board
+
+
+def test_a_version_read_in_two_languages_shows_each_its_own_words(make_game, ann):
+    """The memos are keyed by the language noted once per render (games/render_language.py):
+    one version rendered in Telugu, then in English, then in Uzbek, each reads only its own,
+    exactly as a render from scratch in that language does."""
+    from django.utils import translation
+
+    game = make_game(ann, seats=1, start=True, pace="live")
+    services.turn_roll(
+        code=game.code, player=ann, version=version_of(game), rng=ScriptedDice("12345")
+    )
+    snapshot = Snapshot.load(game.code)
+    shared = {}
+    for language in ("te", "en", "uz"):
+        with translation.override(language):
+            shared[language] = rendering.live_board(snapshot, ann)
+    for language in ("te", "en", "uz"):
+        forget_every_fragment()
+        with translation.override(language):
+            assert rendering.live_board(snapshot, ann) == shared[language]
+    assert len(set(shared.values())) == 3
+
+
+def test_the_language_of_a_render_is_its_own_thread_s_and_ends_with_it():
+    """A push rendered on the server's loop and a move's board rendered on the worker thread
+    at the same moment each see their own language, and Django's again afterwards."""
+    import threading
+
+    from django.utils import translation
+
+    from games import render_language
+
+    seen: list[str | None] = []
+    with translation.override("te"), render_language.fixed():
+        assert render_language.current() == "te"
+
+        def elsewhere() -> None:
+            with translation.override("uz"):
+                seen.append(render_language.current())
+
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+        assert render_language.current() == "te"
+    assert seen == ["uz"]
+    with translation.override("uz"):
+        assert render_language.current() == "uz"

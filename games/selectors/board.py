@@ -9,9 +9,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TypeVar
 
-from django.utils.translation import get_language
-
-from .. import caches, rules
+from .. import caches, render_language, rules
 from ..engine import ROUNDS, GameState
 from ..models import BotLevel, Game, Pace, Player, Seat
 from ..rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
@@ -126,17 +124,20 @@ class GameView(ViewModel):
     def rows(self) -> list[RowView]:
         if self.hints is not None:  # the player on turn's own boxes carry the coach's word
             return self._rows()
-        return _per_version(scorecard_rows, (get_language(), self.code, self.version), self._rows)
+        return _per_version(
+            scorecard_rows, (render_language.current(), self.code, self.version), self._rows
+        )
 
     def _rows(self) -> list[RowView]:
         return [
             RowView(c.value, label, tuple(s.boxes[c] for s in self.seats), short)
-            for c, label, short in _row_labels(get_language())
+            for c, label, short in _row_labels(render_language.current())
         ]
 
     @cached_property
     def columns(self) -> Columns:
-        key = (get_language(), self.code, self.version)  # a computer player's name is translated
+        # By language too: a computer player's name is translated.
+        key = (render_language.current(), self.code, self.version)
         return _per_version(scorecard_columns, key, self._columns)
 
     def _columns(self) -> Columns:
@@ -262,7 +263,7 @@ def _mask(held: tuple[bool, ...]) -> str:
     return "".join("1" if h else "0" for h in held)
 
 
-@caches.memoize("a seat's boxes by card and dice", maxsize=1024, key_extra=get_language)
+@caches.memoize("a seat's boxes by card and dice", maxsize=1024, key_extra=render_language.current)
 def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, BoxView]:
     """One seat's boxes; ``dice`` are those on the table when the seat is on turn.
 

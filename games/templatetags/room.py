@@ -14,9 +14,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
 
-from .. import caches
+from .. import caches, render_language
 from ..rules import Category
 from ..selectors import BoxView, DieView, RowView, box_name
 from ..selectors.moves import SHORT_LABELS
@@ -29,7 +28,7 @@ Audience = tuple[bool, bool]
 ANYONE: Audience = (False, False)  # a filled box, or one the dice cannot fill: one look
 
 
-@caches.memoize("scorecard cells", maxsize=8192, key_extra=get_language)
+@caches.memoize("scorecard cells", maxsize=8192, key_extra=render_language.current)
 def _score_cell(box: BoxView, audience: Audience) -> SafeString:
     for_turn, for_others = audience
     return render_to_string(
@@ -43,7 +42,7 @@ def score_cell(box: BoxView, audience: Audience) -> SafeString:
     return _score_cell(box, audience if box.option is not None else ANYONE)
 
 
-@caches.memoize("scorecard rows", maxsize=4096, key_extra=get_language)
+@caches.memoize("scorecard rows", maxsize=4096, key_extra=render_language.current)
 def _score_row(row: RowView, audience: Audience) -> SafeString:
     # The cells are joined here: a {% for %} round a tag per cell cost four times as much,
     # and every roll changes the rows of the boxes still open.
@@ -96,7 +95,7 @@ def die_face(value: int) -> SafeString:
 MASK_SLOT = "held-mask-slot"
 
 
-@caches.memoize("die buttons by die, face and look", maxsize=512, key_extra=get_language)
+@caches.memoize("die buttons by die, face and look", maxsize=512, key_extra=render_language.current)
 def _die_button(index: int, value: int, held: bool, suggested: bool, can_keep: bool) -> str:
     die = DieView(index, value, held=held, toggle_mask=MASK_SLOT, suggested=suggested)
     return render_to_string("games/room.html#die_button", {"die": die, "can_keep": can_keep})
@@ -115,7 +114,9 @@ def die_button(die: DieView, can_keep: bool) -> SafeString:
 # one: about fifteen a table. Every entry also lives in the heap the garbage collector
 # walks on each full collection, which pauses the whole process (about four objects an
 # entry): the memo holds what a hundred busy tables need, not more.
-@caches.memoize("room fragments by name and arguments", maxsize=4096, key_extra=get_language)
+@caches.memoize(
+    "room fragments by name and arguments", maxsize=4096, key_extra=render_language.current
+)
 def _fragment(name: str, context: tuple[tuple[str, object], ...]) -> SafeString:
     return render_to_string(f"games/room.html#{name}", dict(context))
 
