@@ -164,3 +164,88 @@ def test_the_inline_code_finder_sees_what_the_policy_would_block():
         '<script src="/static/ok.js"></script>'
     )
     assert len(parser.found) == 6
+
+
+# -- the policy built once (yahtzee_site/prebuilt_csp.py) ------------------------------------
+
+
+def csp_answer(request=None, **response_attributes):
+    """What the site's CSP middleware makes of a plain 200 answer to ``request``."""
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
+
+    response = HttpResponse("ok")
+    for name, value in response_attributes.items():
+        setattr(response, name, value)
+    request = request or RequestFactory().get("/")
+    middleware = PrebuiltCSPMiddleware(lambda r: response)
+    return middleware(request)
+
+
+def test_the_prebuilt_policy_is_the_one_django_csp_builds_from_the_settings(client: Client):
+    from csp.utils import build_policy
+
+    first, second = client.get("/"), client.get("/rules/")
+    assert first.headers["Content-Security-Policy"] == build_policy()
+    assert second.headers["Content-Security-Policy"] == build_policy()
+    assert "Content-Security-Policy-Report-Only" not in first.headers
+
+
+def test_a_change_to_the_policy_settings_is_served_at_once(client: Client, settings):
+    client.get("/")  # the policy of the settings before: built and kept
+    settings.CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {"default-src": ["'self'"], "img-src": ["'self'", "https://img.example"]}
+    }
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    response = client.get("/")
+    assert "img-src 'self' https://img.example" in response.headers["Content-Security-Policy"]
+    assert response.headers["Content-Security-Policy-Report-Only"] == "default-src 'none'"
+
+
+def test_an_answer_with_a_policy_of_its_own_gets_it_not_the_prebuilt_one():
+    csp_answer()  # the plain policy is built and kept
+    updated = csp_answer(_csp_update={"img-src": ["https://img.example"]})
+    assert "https://img.example" in updated.headers["Content-Security-Policy"]
+    replaced = csp_answer(_csp_replace={"img-src": ["'none'"]})
+    assert "img-src 'none'" in replaced.headers["Content-Security-Policy"]
+    assert "https://img.example" not in csp_answer().headers["Content-Security-Policy"]
+
+
+def test_an_exempt_answer_or_one_that_set_its_own_header_is_left_alone():
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
+
+    assert "Content-Security-Policy" in csp_answer().headers
+    assert "Content-Security-Policy" not in csp_answer(_csp_exempt=True).headers
+
+    response = HttpResponse("ok", headers={"Content-Security-Policy": "default-src 'none'"})
+    answered = PrebuiltCSPMiddleware(lambda r: response)(RequestFactory().get("/"))
+    assert answered.headers["Content-Security-Policy"] == "default-src 'none'"
+
+
+def test_a_page_that_used_a_nonce_gets_it_in_its_policy_and_none_can_be_asked_later(settings):
+    from csp.constants import NONCE, SELF
+    from csp.exceptions import CSPNonceError
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
+
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": [SELF, NONCE]}}
+    assert "'nonce-" not in csp_answer().headers["Content-Security-Policy"]  # none asked
+
+    def page(request):
+        return HttpResponse(f"<script nonce={request.csp_nonce}></script>")
+
+    request = RequestFactory().get("/")
+    response = PrebuiltCSPMiddleware(page)(request)
+    assert f"'nonce-{request._csp_nonce}'" in response.headers["Content-Security-Policy"]
+
+    later = RequestFactory().get("/")
+    PrebuiltCSPMiddleware(lambda r: HttpResponse("ok"))(later)
+    with pytest.raises(CSPNonceError):
+        str(later.csp_nonce)
