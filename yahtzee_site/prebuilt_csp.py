@@ -1,8 +1,8 @@
 """django-csp's middleware, with the site's policy built once per process.
 
 django-csp builds the ``Content-Security-Policy`` header from the settings on every
-response: every directive merged with its default, copied and joined, about 1.5 % of a
-move's server time (figures: ``docs/benchmarks.md``). A response whose policy no view
+response: every directive merged with its default, copied and joined (what that costs a
+move: ``docs/benchmarks.md``). A response whose policy no view
 changed (django-csp's ``@csp_update`` and the like) and whose page asked for no nonce gets
 exactly the settings' policy, so that string is built once and reused; any other response
 is left to django-csp. The prebuilt headers are dropped when the settings change (tests).
