@@ -13,9 +13,14 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from django.test import Client
+from csp.constants import NONCE, SELF
+from csp.exceptions import CSPNonceError
+from csp.utils import build_policy
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from tests.conftest import HTMX, version_of
+from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
 
 pytestmark = pytest.mark.django_db
 
@@ -169,24 +174,16 @@ def test_the_inline_code_finder_sees_what_the_policy_would_block():
 # -- the policy built once (yahtzee_site/prebuilt_csp.py) ------------------------------------
 
 
-def csp_answer(request=None, **response_attributes):
-    """What the site's CSP middleware makes of a plain 200 answer to ``request``."""
-    from django.http import HttpResponse
-    from django.test import RequestFactory
-
-    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
-
+def csp_answer(**response_attributes):
+    """What the site's CSP middleware makes of a plain 200 answer (with these attributes,
+    as django-csp's decorators set them)."""
     response = HttpResponse("ok")
     for name, value in response_attributes.items():
         setattr(response, name, value)
-    request = request or RequestFactory().get("/")
-    middleware = PrebuiltCSPMiddleware(lambda r: response)
-    return middleware(request)
+    return PrebuiltCSPMiddleware(lambda r: response)(RequestFactory().get("/"))
 
 
 def test_the_prebuilt_policy_is_the_one_django_csp_builds_from_the_settings(client: Client):
-    from csp.utils import build_policy
-
     first, second = client.get("/"), client.get("/rules/")
     assert first.headers["Content-Security-Policy"] == build_policy()
     assert second.headers["Content-Security-Policy"] == build_policy()
@@ -214,11 +211,6 @@ def test_an_answer_with_a_policy_of_its_own_gets_it_not_the_prebuilt_one():
 
 
 def test_an_exempt_answer_or_one_that_set_its_own_header_is_left_alone():
-    from django.http import HttpResponse
-    from django.test import RequestFactory
-
-    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
-
     assert "Content-Security-Policy" in csp_answer().headers
     assert "Content-Security-Policy" not in csp_answer(_csp_exempt=True).headers
 
@@ -228,13 +220,6 @@ def test_an_exempt_answer_or_one_that_set_its_own_header_is_left_alone():
 
 
 def test_a_page_that_used_a_nonce_gets_it_in_its_policy_and_none_can_be_asked_later(settings):
-    from csp.constants import NONCE, SELF
-    from csp.exceptions import CSPNonceError
-    from django.http import HttpResponse
-    from django.test import RequestFactory
-
-    from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
-
     settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": [SELF, NONCE]}}
     assert "'nonce-" not in csp_answer().headers["Content-Security-Policy"]  # none asked
 
