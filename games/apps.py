@@ -6,7 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Yahtzee games"
 
     def ready(self) -> None:
-        from . import broadcast, jobs, languages, rendering, services  # noqa: F401
+        from games import jobs, services
+        from games.live import broadcast, rendering
 
         services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)

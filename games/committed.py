@@ -17,8 +17,8 @@ every service that writes a seat and fails if one of them breaks the invariant.)
 
 from __future__ import annotations
 
-from . import caches
-from .snapshots import Snapshot
+from games import caches
+from games.snapshots import Snapshot
 
 GAMES_KEPT = 4096
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.urls import register_converter
 from django.urls.converters import get_converters
 
-from .models import CODE_ALPHABET, CODE_LENGTH
+from games.models import CODE_ALPHABET, CODE_LENGTH
 
 # django.contrib.auth's username: letters, digits and @ . + - _ (UnicodeUsernameValidator),
 # at most 150 characters (AbstractUser.username).

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .rules import (
+from games.rules import (
     DICE_COUNT,
     Breach,
     Category,

@@ -22,7 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
+from games import selectors, services
 
 SESSION_KEY = "account_language"
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from django.db.models import Model
 from django.db.models.base import ModelState
 
-from . import caches
+from games import caches
 
 Row = TypeVar("Row", bound=Model)
 

@@ -15,9 +15,9 @@ from functools import cached_property
 import orjson
 from django.db.models import Q
 
-from .engine import GameState
-from .models import Game, Move, Seat
-from .row_copies import copy_row, row_from_values
+from games.engine import GameState
+from games.models import Game, Move, Seat
+from games.row_copies import copy_row, row_from_values
 
 # Every field a page shows or a move reads; a snapshot from the wire carries them all.
 GAME_WIRE_FIELDS = (

@@ -1,39 +1,40 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from . import converters, pages, views
-from .limits import limit_failed_logins, limit_failed_signups, limit_table_creation
-from .views_practice import practice_page
+from games import converters
+from games.limits import limit_failed_logins, limit_failed_signups, limit_table_creation
+from games.views import accounts, pages, table
+from games.views.practice import practice_page
 
 converters.register()
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("games/new/", limit_table_creation(views.game_create), name="game_create"),
+    path("", table.home, name="home"),
+    path("games/new/", limit_table_creation(table.game_create), name="game_create"),
     path("practice/", practice_page, name="practice"),
-    path("g/<game_code:code>/", views.game_detail, name="game"),
-    path("g/<game_code:code>/state.json", views.game_state, name="game_state"),
+    path("g/<game_code:code>/", table.game_detail, name="game"),
+    path("g/<game_code:code>/state.json", table.game_state, name="game_state"),
     path("g/<game_code:code>/moves.json", pages.game_moves, name="game_moves"),
     path("g/<game_code:code>/verify/", pages.game_verify, name="game_verify"),
     path("g/<game_code:code>/replay/", pages.game_replay, name="game_replay"),
     path("g/<game_code:code>/series/", pages.game_series, name="game_series"),
-    path("g/<game_code:code>/join/", views.game_join, name="game_join"),
-    path("g/<game_code:code>/seed/", views.seat_set_client_seed, name="seat_set_client_seed"),
-    path("g/<game_code:code>/leave/", views.game_leave, name="game_leave"),
-    path("g/<game_code:code>/takeover/", views.turn_takeover, name="turn_takeover"),
-    path("g/<game_code:code>/back/", views.seat_return, name="seat_return"),
-    path("g/<game_code:code>/bots/add/", views.game_add_bot, name="game_add_bot"),
-    path("g/<game_code:code>/bots/remove/", views.game_remove_bot, name="game_remove_bot"),
-    path("g/<game_code:code>/start/", views.game_start, name="game_start"),
-    path("g/<game_code:code>/roll/", views.turn_roll, name="turn_roll"),
-    path("g/<game_code:code>/keep/", views.turn_keep, name="turn_keep"),
-    path("g/<game_code:code>/score/", views.turn_score, name="turn_score"),
-    path("g/<game_code:code>/rematch/", views.game_rematch, name="game_rematch"),
-    path("u/<username:username>/", views.history, name="history"),
+    path("g/<game_code:code>/join/", table.game_join, name="game_join"),
+    path("g/<game_code:code>/seed/", table.seat_set_client_seed, name="seat_set_client_seed"),
+    path("g/<game_code:code>/leave/", table.game_leave, name="game_leave"),
+    path("g/<game_code:code>/takeover/", table.turn_takeover, name="turn_takeover"),
+    path("g/<game_code:code>/back/", table.seat_return, name="seat_return"),
+    path("g/<game_code:code>/bots/add/", table.game_add_bot, name="game_add_bot"),
+    path("g/<game_code:code>/bots/remove/", table.game_remove_bot, name="game_remove_bot"),
+    path("g/<game_code:code>/start/", table.game_start, name="game_start"),
+    path("g/<game_code:code>/roll/", table.turn_roll, name="turn_roll"),
+    path("g/<game_code:code>/keep/", table.turn_keep, name="turn_keep"),
+    path("g/<game_code:code>/score/", table.turn_score, name="turn_score"),
+    path("g/<game_code:code>/rematch/", table.game_rematch, name="game_rematch"),
+    path("u/<username:username>/", pages.history, name="history"),
     path("leaderboard/", pages.leaderboard, name="leaderboard"),
-    path("accounts/signup/", limit_failed_signups(views.signup), name="signup"),
-    path("accounts/", views.account, name="account"),
-    path("accounts/login/", limit_failed_logins(views.LoginView.as_view()), name="login"),
+    path("accounts/signup/", limit_failed_signups(accounts.signup), name="signup"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/login/", limit_failed_logins(accounts.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Links whose code or username the site could not have made: a 404 saying so, before
     # anything reaches the database (games/converters.py). A well-formed one is left to

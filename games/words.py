@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from . import rules
-from .engine import Action, GameState, Score
-from .rules import Breach, Category, IllegalMove, Scorecard
+from games import rules
+from games.engine import Action, GameState, Score
+from games.rules import Breach, Category, IllegalMove, Scorecard
 
 BOX_NAMES: dict[Category, Promise] = {
     Category.ONES: pgettext_lazy("scorecard box", "Aces"),

@@ -1,6 +1,6 @@
 """Shared fixtures and small factories for the web game's tests.
 
-Dice: ``dice`` puts a seeded ``random.Random`` in ``games.services.dice.source``;
+Dice: ``dice`` puts a seeded ``random.Random`` in ``games.services.dice_supply.source``;
 ``loaded_dice`` puts a :class:`ScriptedDice` there so a test can say exactly what is rolled.
 """
 
@@ -22,10 +22,11 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from games import caches, engine, services
+from games.live.presence_pushes import pushes
 from games.models import Game, Move, Seat
-from games.presence_pushes import pushes
 from games.rules import Category, Rules, Scorecard
 from games.services import Player
+from games.services.dice_supply import dice_supply
 
 PASSWORD = "a-long-table-of-dice-42"
 DICE_SEED = 20250607
@@ -256,7 +257,7 @@ def coach_advisor() -> Any:
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """The server's dice come from a seeded generator for this test."""
     rng = random.Random(DICE_SEED)
-    monkeypatch.setattr(services.dice, "source", rng)
+    monkeypatch.setattr(dice_supply, "source", rng)
     return rng
 
 
@@ -264,7 +265,7 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
 def loaded_dice(monkeypatch: pytest.MonkeyPatch) -> ScriptedDice:
     """The server's dice show exactly the faces the test loads: ``loaded_dice.load("66612")``."""
     source = ScriptedDice()
-    monkeypatch.setattr(services.dice, "source", source)
+    monkeypatch.setattr(dice_supply, "source", source)
     return source
 
 

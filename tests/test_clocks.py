@@ -717,7 +717,7 @@ def test_a_daily_turn_is_mailed_once_and_reminded_once_an_hour_before(
 def test_a_daily_turn_is_mailed_in_the_language_the_account_chose(
     make_game, alice, ann, ben, frozen_clock, coach_advisor, language, subject, body
 ):
-    from games.profiles import Profile
+    from games.models.accounts import Profile
 
     alice.email = "alice@example.com"
     alice.save()
@@ -908,12 +908,12 @@ def test_a_daily_turns_mail_that_the_mail_server_refused_goes_at_the_next_look(
     def down(*args, **kwargs):
         raise ConnectionRefusedError("the mail server is down")
 
-    monkeypatch.setattr("games.mails.send_mail", down)
+    monkeypatch.setattr("games.jobs.mails.send_mail", down)
     game = make_game(ann, ben, start=True, pace="daily")  # the turn comes: mailed at once
     jobs.sweep()
     assert mail.outbox == []
 
-    monkeypatch.setattr("games.mails.send_mail", sent)
+    monkeypatch.setattr("games.jobs.mails.send_mail", sent)
     jobs.sweep()  # still leased: nobody looks yet
     assert mail.outbox == []
     frozen_clock.advance(seconds=jobs.LEASE.total_seconds())
@@ -932,7 +932,7 @@ def test_a_mail_server_that_stays_down_does_not_stop_a_daily_turns_clock(
     def down(*args, **kwargs):
         raise ConnectionRefusedError("the mail server is down")
 
-    monkeypatch.setattr("games.mails.send_mail", down)
+    monkeypatch.setattr("games.jobs.mails.send_mail", down)
     game = make_game(ann, ben, start=True, pace="daily")
     frozen_clock.advance(hours=24)
     jobs.sweep()

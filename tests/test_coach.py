@@ -8,11 +8,13 @@ from datetime import timedelta
 
 import pytest
 
-from games import autoplay, jobs, selectors, services
+from games import jobs, services
+from games.jobs import autoplay
 from games.models import BotLevel, Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
 from games.services import GameError, NotAllowed, Player
 from games.strategy.review import LoggedMove, review_game
+from games.viewmodels import coach as viewmodels_coach
 from tests.conftest import HTMX, ScriptedDice, board_view, player_of, version_of
 
 pytestmark = pytest.mark.django_db
@@ -278,7 +280,7 @@ def test_hints_stay_hidden_from_other_players_and_when_off(alice, bob, coach_adv
 
 
 def test_hints_show_the_coach_warming_up_until_the_table_is_ready(alice, monkeypatch, dice):
-    monkeypatch.setattr(selectors.coach, "loaded_advisor", lambda *args: None)
+    monkeypatch.setattr(viewmodels_coach, "loaded_advisor", lambda *args: None)
     game = solo(alice)
     services.turn_roll(code=game.code, player=player_of(alice), version=version_of(game))
     game.refresh_from_db()

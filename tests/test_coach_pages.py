@@ -8,14 +8,15 @@ import re
 
 import pytest
 
-from games import autoplay, selectors, services
+from games import selectors, services
+from games.jobs import autoplay
 from games.models import BotLevel, Game, Move
 from games.rules import Category, Rules
-from games.selectors.choices import wire_views
 from games.strategy.advisor import alternatives
 from games.strategy.bots import POLICIES, choose_action
 from games.strategy.review import Decision, LoggedMove, SeatReview, review_game
 from games.strategy.winning import rank_to_win
+from games.viewmodels.choices import wire_views
 from tests.conftest import (
     ScriptedDice,
     _jump_to_last_round,

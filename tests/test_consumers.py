@@ -11,14 +11,16 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from games import broadcast, services
-from games.broadcast import group_name
+from games import services
 from games.committed import committed
-from games.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
+from games.live import broadcast
+from games.live.broadcast import group_name
+from games.live.consumers import CLOSE_TOO_MANY_MESSAGES, CLOSE_UNKNOWN_GAME
+from games.live.routing import websocket_urlpatterns
 from games.models import Connection, Game
-from games.routing import websocket_urlpatterns
 from games.rules import Category
 from games.services import Player
+from games.services.dice_supply import dice_supply
 from tests.conftest import rolloff_won_by, seen_from
 from yahtzee_site.asgi import application
 
@@ -131,7 +133,7 @@ def on_turn(game: Game, ann: Player, bea: Player) -> Player:
 
 
 async def test_every_move_reaches_every_page_once_in_order(monkeypatch):
-    monkeypatch.setattr(services.dice, "source", random.Random(7))
+    monkeypatch.setattr(dice_supply, "source", random.Random(7))
     host = await make_user("ann")
     game = await two_player_game(host)
     ann, bea = Player("ann", user_id=host.pk), Player("Bea", guest="guest-token-1")
@@ -191,7 +193,7 @@ async def test_versions_arriving_out_of_order_are_pushed_in_order(monkeypatch):
 async def test_a_process_keeps_only_the_last_few_versions_it_decoded(monkeypatch):
     """Versions heard from other processes are decoded once for all the process's pages,
     and only the last few are kept: a long evening of play piles up no old snapshots."""
-    from games import consumers
+    from games.live import consumers
     from games.snapshots import Snapshot
 
     host = await make_user("ann")
@@ -245,7 +247,7 @@ async def test_announcements_another_process_rendered_reach_its_pages_unrendered
     pushed exactly those, and only a page in another language has its own rendered."""
     from django.utils import translation
 
-    from games import broadcast, rendering
+    from games.live import broadcast, rendering
     from games.snapshots import Snapshot
 
     monkeypatch.setattr(services.writes, "listeners", [])  # made "elsewhere": this process hears it
@@ -304,7 +306,7 @@ async def test_announcements_another_process_rendered_reach_its_pages_unrendered
 
 
 async def test_reconnecting_page_gets_the_state_it_missed(monkeypatch):
-    monkeypatch.setattr(services.dice, "source", random.Random(11))
+    monkeypatch.setattr(dice_supply, "source", random.Random(11))
     host = await make_user("ann")
     game = await two_player_game(host)
     page = await connect(game.code)
@@ -348,7 +350,7 @@ async def test_a_move_made_while_a_page_opens_reaches_it(monkeypatch):
 
 
 async def test_player_on_turn_sees_controls_and_others_see_the_table(monkeypatch):
-    monkeypatch.setattr(services.dice, "source", random.Random(3))
+    monkeypatch.setattr(dice_supply, "source", random.Random(3))
     host = await make_user("ann")
     game = await two_player_game(host)
     ann = Player("ann", user_id=host.pk)
@@ -483,7 +485,7 @@ async def served_from_this_loop():
 async def test_a_move_is_answered_without_waiting_for_its_push_which_still_arrives_in_order(
     monkeypatch, served_from_this_loop
 ):
-    monkeypatch.setattr(services.dice, "source", random.Random(3))
+    monkeypatch.setattr(dice_supply, "source", random.Random(3))
     host = await make_user("ann")
     game = await two_player_game(host)
     ann, bea = Player("ann", user_id=host.pk), Player("Bea", guest="guest-token-1")

@@ -24,6 +24,7 @@ from games.dice import FairDice, commitment, is_client_seed, new_client_seed, ve
 from games.models import BotLevel, Game, Move, Seat
 from games.rules import Category
 from games.services import GameError, NotAllowed, StaleAction
+from games.services.dice_supply import dice_supply
 from games.snapshots import Snapshot
 from tests.conftest import HTMX, board_view, dice_of, player_of, snapshot, version_of
 
@@ -46,7 +47,7 @@ def reference_dice(server_seed: bytes, client_seeds: list[str], count: int) -> l
 @pytest.fixture
 def fair_seed(monkeypatch: pytest.MonkeyPatch) -> bytes:
     """Games started in this test draw SEED as their server seed (the dice stay fair)."""
-    monkeypatch.setattr(services.dice, "new_server_seed", lambda: SEED)
+    monkeypatch.setattr(dice_supply, "new_server_seed", lambda: SEED)
     return SEED
 
 
@@ -311,7 +312,7 @@ def test_boards_rendered_from_another_processes_copy_show_the_commitment_but_not
 
 
 def selectors_live(shot: Snapshot, viewer: services.Player) -> str:
-    from games import rendering
+    from games.live import rendering
 
     return rendering.live_message(shot, viewer)
 

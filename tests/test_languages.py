@@ -15,8 +15,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from games import caches, languages, rendering
-from games.profiles import Profile
+from games import caches, languages
+from games.live import rendering
+from games.models.accounts import Profile
 from games.rules import Category
 from games.selectors import box_name
 from tests.conftest import PASSWORD, full_card, player_of
@@ -435,7 +436,7 @@ def test_a_form_sent_without_its_token_gets_a_sentence_not_a_technical_page(db):
 
 
 def test_a_player_count_is_worded_for_the_number(db):
-    from games.forms import GameCreateForm
+    from games.views.forms import GameCreateForm
 
     with translation.override("te"):
         labels = dict(GameCreateForm().fields["seats"].choices)
@@ -463,7 +464,7 @@ async def open_room(code: str, user, language: str):
     from channels.routing import URLRouter
     from channels.testing import WebsocketCommunicator
 
-    from games.routing import websocket_urlpatterns
+    from games.live.routing import websocket_urlpatterns
 
     headers = [(b"origin", b"http://localhost"), (b"accept-language", language.encode())]
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/g/{code}/", headers)
@@ -665,7 +666,7 @@ def test_a_computer_player_takes_a_number_when_a_person_carries_its_name_in_any_
 
 def test_the_presence_names_computer_players_in_each_pages_language(make_game, ann):
     from games import selectors
-    from games.consumers import render_presence
+    from games.live.consumers import render_presence
     from games.models import BotLevel
 
     game = add_bots(make_game(ann, seats=2), ann, BotLevel.BEGINNER)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from games.rules import Scorecard
-from games.strategy.dice import ROLLS
 from games.strategy.lockstep import play_batch, simulate_lockstep
+from games.strategy.rolls_and_keeps import ROLLS
 from games.strategy.ruletables import CATEGORIES
 from games.strategy.simulation import simulate, simulate_match
 

@@ -11,7 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from games import caches, rendering, rules, services
+from games import caches, rules, services
+from games.live import rendering
 from games.models import Game, Player
 from games.rules import Category
 from games.snapshots import Snapshot
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def counted_renders(monkeypatch: pytest.MonkeyPatch, module: ModuleType = rendering) -> list[str]:
-    """The templates ``module`` (games/rendering.py unless told) renders from now on, by
+    """The templates ``module`` (games/live/rendering.py unless told) renders from now on, by
     name, in order."""
     rendered: list[str] = []
     render = module.render_to_string

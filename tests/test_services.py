@@ -19,6 +19,7 @@ from games.engine import GameState, Keep, Roll, RollOffRound, Score
 from games.models import CODE_ALPHABET, Game, Move, Seat
 from games.rules import Category, Rules, Scorecard
 from games.services import GameError, GameNotFound, NotAllowed, Player, StaleAction
+from games.services.dice_supply import dice_supply
 from games.snapshots import Snapshot
 from tests.conftest import (
     DICE_SEED,
@@ -81,8 +82,8 @@ def card_of(game: Game, position: int) -> Scorecard:
 
 def test_dice_come_from_each_games_fair_stream_by_default():
     """No source replaces the games' own streams (tests/test_dice.py checks them)."""
-    assert services.dice.source is None
-    assert isinstance(services.dice.choices, secrets.SystemRandom)
+    assert dice_supply.source is None
+    assert isinstance(dice_supply.choices, secrets.SystemRandom)
 
 
 def test_rolls_come_from_the_injected_dice_source(dice, duel, ann):
@@ -917,7 +918,7 @@ def test_only_the_players_can_open_a_rematch(finished_duel, cat):
 
 def play_with_keeps(game: Game, players: list[Player], choices: random.Random) -> None:
     """Play a started game to the end through the services, keeping and re-rolling at random
-    and scoring a random legal box; the dice come from services.dice.source."""
+    and scoring a random legal box; the dice come from dice_supply.source."""
     while True:
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:

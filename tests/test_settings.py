@@ -164,7 +164,7 @@ def test_a_busy_site_still_reads_every_session_from_memory(django_assert_num_que
 
 def load_the_application(**env: str) -> str:
     """Load the ASGI application in a new process as a server does; what it prints is how
-    many times loading it asked for the background thread (games/jobs.py)."""
+    many times loading it asked for the background thread (games/jobs/)."""
     code = (
         "import os, django; "
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'yahtzee_site.settings'); "
@@ -381,7 +381,7 @@ async def test_a_slow_account_page_holds_up_no_table(monkeypatch):
 
     from channels.testing import HttpCommunicator
 
-    from games.views import LoginView
+    from games.views.accounts import LoginView
 
     entered, released = threading.Event(), threading.Event()
     original = LoginView.get

@@ -11,10 +11,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from games import consumers, jobs, services, socket_limits
-from games.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
+from games import jobs, services
+from games.live import consumers, socket_limits
+from games.live.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
+from games.live.presence_pushes import pushes
 from games.models import Connection, LiveServer
-from games.presence_pushes import pushes
 from games.services import Player
 from tests.test_consumers import (
     act,
@@ -182,7 +183,7 @@ async def test_a_resync_that_ends_after_the_page_closed_does_not_bring_the_page_
     as open again."""
     from channels.layers import get_channel_layer
 
-    from games.broadcast import group_name
+    from games.live.broadcast import group_name
     from games.snapshots import Snapshot
 
     host, cat = await make_user("ann"), await make_user("cat")

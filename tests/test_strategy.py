@@ -44,7 +44,7 @@ from games.strategy import (
 )
 from games.strategy import store as strategy_store
 from games.strategy.bots import POLICIES, choose_action, held_flags
-from games.strategy.dice import KEEP_COUNT, ROLL_COUNT, ROLL_PROBABILITY, ROLLS
+from games.strategy.rolls_and_keeps import KEEP_COUNT, ROLL_COUNT, ROLL_PROBABILITY, ROLLS
 from games.strategy.ruletables import CATEGORIES, mask_of, rule_tables
 from games.strategy.simulation import simulate
 from games.strategy.solver import final_roll_values, transitions

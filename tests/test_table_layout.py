@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games import rendering, services
+from games import services
 from games.committed import committed
+from games.live import rendering
 from games.models import Player
 from games.rules import Category
 from games.snapshots import Snapshot

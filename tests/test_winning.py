@@ -10,8 +10,8 @@ import pytest
 from games import engine
 from games.rules import Category, Rules, Scorecard, options
 from games.strategy.bots import choose_action
-from games.strategy.dice import ROLL_INDEX, ROLLS
 from games.strategy.outcomes import GAIN_MAX, box_outcomes, state_of
+from games.strategy.rolls_and_keeps import ROLL_INDEX, ROLLS
 from games.strategy.ruletables import CATEGORIES
 from games.strategy.scoredist import final_score_distribution
 from games.strategy.simulation import MatchResult, simulate_match

@@ -14,8 +14,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import broadcast, jobs  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games import jobs  # noqa: E402
+from games.live import broadcast  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from yahtzee_site import daphne_form_parsing, garbage_collection  # noqa: E402
 from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 

@@ -31,7 +31,7 @@ def redis_channel_layer(url: str) -> dict:
     Lua script and each socket's process polls it out again, which cost about a fifth of
     the servers' work per move. Pub/sub keeps nothing for a process that is not listening
     at that moment; the room already copes with that, as every push carries its version
-    and a page that sees a gap asks for the whole state (games/consumers.py).
+    and a page that sees a gap asks for the whole state (games/live/consumers.py).
     """
     return {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

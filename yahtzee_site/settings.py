@@ -290,7 +290,7 @@ PRESENCE_PUSH_SECONDS = float(os.environ.get("PRESENCE_PUSH_SECONDS", "1.0"))
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))
 # Seconds a computer player takes over each action (0 plays instantly, as in tests).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "1.0"))
-# How often each process looks in the database for due automatic work (games/jobs.py).
+# How often each process looks in the database for due automatic work (games/jobs/).
 JOBS_TICK_SECONDS = float(os.environ.get("JOBS_TICK_SECONDS", "0.5"))
 # Loading the ASGI application starts that look (and the heartbeat) at once, so a restarted
 # process nobody visits still acts on what is due; else its first request or socket does.
@@ -315,6 +315,6 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 # An SMTP server that stops answering gives up well within the background work's lease on the
-# game (games/jobs.py, 60 s), so the mail is tried again once, not sent twice.
+# game (games/jobs/, 60 s), so the mail is tried again once, not sent twice.
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yahtzee <yahtzee@localhost>")

@@ -1,35 +1,33 @@
-"""Every read for a page, one module per page area. Reads never write or schedule.
+"""Every read that queries, one module per subject; reads never write or schedule. What
+they return is shaped by the view models (``games/viewmodels/``), re-exported here with
+them so a view imports one name.
 
-* :mod:`.board`: a game as one viewer sees it (the board's view model);
-* :mod:`.coach`: the coach's hints for the player on turn;
+* :mod:`.tables`: lists of tables and a game's public state;
+* :mod:`.presence`: who has the page open;
 * :mod:`.ratings`: the leaderboard, an account's rating and its trend;
 * :mod:`.series`: a series of games on one score pad;
 * :mod:`.replay`: a game move by move, with everyone's card and the coach's verdicts;
-* :mod:`.review`: the coach's review of a finished game;
+* :mod:`.feedback`: the coach's word on the last decision;
 * :mod:`.fairness`: a game's published move log and the check of its dice;
 * :mod:`.history`: a player's statistics, charts and finished games;
-* :mod:`.presence`: who has the page open;
-* :mod:`.tables`: lists of tables and a game's public state;
+* :mod:`.practice`: positions from reviewed games to practise on;
 * :mod:`.accounts`: the language an account chose;
-* ``games/words.py`` (re-exported here): the boxes' names in the reader's language;
-* :mod:`.viewmodel`: what the view models share, and dice as pages draw them.
+* ``games/words.py`` (re-exported here): the boxes' names in the reader's language.
 """
 
-from ..words import BOX_NAMES, box_name
-from .accounts import account_language
-from .announcements import announcement
-from .board import (
-    GameView,
-    SeatView,
-    action_urls,
-    snapshot_view,
+from games.selectors.accounts import account_language
+from games.selectors.fairness import RollRow, VerifyView, moves_json, verify_view
+from games.selectors.feedback import FeedbackView, decision_feedback
+from games.selectors.history import (
+    History,
+    HistoryEntry,
+    line_chart,
+    loss_chart,
+    score_chart,
+    user_history,
 )
-from .coach import BoxHint, Hints, choice_words, hints_for
-from .fairness import RollRow, VerifyView, moves_json, verify_view
-from .feedback import FeedbackView, decision_feedback
-from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
-from .presence import PresenceView, presence_view
-from .ratings import (
+from games.selectors.presence import PresenceView, presence_view
+from games.selectors.ratings import (
     MIN_RATED_GAMES,
     BotRating,
     LeaderRow,
@@ -38,11 +36,9 @@ from .ratings import (
     leaderboard,
     user_rating,
 )
-from .replay import ReplayView, Step, Verdict, replay_steps, replay_view
-from .review import MomentView, SeatReviewView, review_views
-from .scorecard import BoxView, ColumnView, RollOffView, RowView
-from .series import SeriesLine, SeriesView, player_series, series_view
-from .tables import (
+from games.selectors.replay import ReplayView, Step, Verdict, replay_steps, replay_view
+from games.selectors.series import SeriesLine, SeriesView, player_series, series_view
+from games.selectors.tables import (
     get_game,
     load_snapshot,
     player_games,
@@ -50,7 +46,13 @@ from .tables import (
     state_json,
     your_turn_games,
 )
-from .viewmodel import DieView, ViewModel, plain_dice
+from games.viewmodels.announcements import announcement
+from games.viewmodels.base import DieView, ViewModel, plain_dice
+from games.viewmodels.board import GameView, SeatView, action_urls, snapshot_view
+from games.viewmodels.coach import BoxHint, Hints, choice_words, hints_for
+from games.viewmodels.review import MomentView, SeatReviewView, review_views
+from games.viewmodels.scorecard import BoxView, ColumnView, RollOffView, RowView
+from games.words import BOX_NAMES, box_name
 
 __all__ = [
     "BOX_NAMES",

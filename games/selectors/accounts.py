@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..profiles import Profile
+from games.models.accounts import Profile
 
 
 def account_language(*, user_id: int) -> str:

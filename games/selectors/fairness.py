@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..models import Game, Move
+from games.models import Game, Move
 
 
 def _dice(text: str) -> list[int]:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from ..models import Game, Move
-from ..strategy import loaded_advisor
-from ..strategy.choices import is_negligible
-from ..strategy.review import LoggedMove, review_game
-from .choices import ChoiceView, choice_words, option_views
-from .viewmodel import DieView, ViewModel, plain_dice
+from games.models import Game, Move
+from games.strategy import loaded_advisor
+from games.strategy.choices import is_negligible
+from games.strategy.review import LoggedMove, review_game
+from games.viewmodels.base import DieView, ViewModel, plain_dice
+from games.viewmodels.choices import ChoiceView, choice_words, option_views
 
 
 @dataclass(frozen=True)

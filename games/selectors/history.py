@@ -9,11 +9,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Max, Q
 
-from ..models import Game, PracticeRecord, Seat
-from ..rules import Scorecard
-from .ratings import RatingView, user_rating
-from .review import BandView, SkillView, band_of, band_views, skill_view
-from .viewmodel import ViewModel
+from games.models import Game, PracticeRecord, Seat
+from games.rules import Scorecard
+from games.selectors.ratings import RatingView, user_rating
+from games.viewmodels.base import ViewModel
+from games.viewmodels.review import BandView, SkillView, band_of, band_views, skill_view
 
 TREND_WINDOW = 5  # games averaged in the loss chart's trend line
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 
 from django.core import signing
 
-from ..models import Game, Move
-from ..rules import UPPER_BONUS_THRESHOLD, Category, IllegalMove, Scorecard
-from ..words import box_name
-from .choices import ChoiceView, wire_views
-from .viewmodel import DieView, ViewModel, plain_dice
+from games.models import Game, Move
+from games.rules import UPPER_BONUS_THRESHOLD, Category, IllegalMove, Scorecard
+from games.viewmodels.base import DieView, ViewModel, plain_dice
+from games.viewmodels.choices import ChoiceView, wire_views
+from games.words import box_name
 
 SALT = "games.practice"
 GAMES_READ = 200  # the latest reviewed games the positions are taken from

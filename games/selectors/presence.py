@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import timezone
 
-from ..models import BotLevel, Connection, LiveServer, Seat
-from .viewmodel import ViewModel
+from games.models import BotLevel, Connection, LiveServer, Seat
+from games.viewmodels.base import ViewModel
 
 
 @dataclass(frozen=True)

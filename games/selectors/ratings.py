@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Avg, Count, Q
 
-from ..models import BotLevel, Game, Rating, Seat
-from .viewmodel import ViewModel
+from games.models import BotLevel, Game, Rating, Seat
+from games.viewmodels.base import ViewModel
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

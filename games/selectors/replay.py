@@ -8,14 +8,14 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from .. import engine
-from ..engine import GameState, RollOffRound
-from ..models import Game, Move
-from ..rules import Category, IllegalMove, Scorecard
-from ..strategy.choices import is_negligible
-from ..words import box_name
-from .coach import choice_words
-from .viewmodel import DieView, ViewModel
+from games import engine
+from games.engine import GameState, RollOffRound
+from games.models import Game, Move
+from games.rules import Category, IllegalMove, Scorecard
+from games.strategy.choices import is_negligible
+from games.viewmodels.base import DieView, ViewModel
+from games.viewmodels.coach import choice_words
+from games.words import box_name
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import Game, Player, Seat
-from .viewmodel import ViewModel
+from games.models import Game, Player, Seat
+from games.viewmodels.base import ViewModel
 
 
 @dataclass(frozen=True)

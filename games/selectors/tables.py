@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
-from ..committed import committed
-from ..models import Game, Player, Seat
-from ..rules import Category, Scorecard
-from ..snapshots import Snapshot
+from games.committed import committed
+from games.models import Game, Player, Seat
+from games.rules import Category, Scorecard
+from games.snapshots import Snapshot
 
 
 def get_game(code: str) -> Game | None:

@@ -3,29 +3,26 @@ name the version in the write), check the version the action was made against, l
 engine decide, save, log the move, and announce the new version once it has committed.
 
 * :mod:`.lobby`: opening a table, seats, computer players, the start, the rematch;
+* :mod:`.player_names`: the names people sit down under, none two alike at a table;
 * :mod:`.turns`: rolling, keeping, scoring;
+* :mod:`.turn_clock`: when a turn began, when its clock runs out, the table's next due work;
+* :mod:`.absence`: away seats, the coach standing in, leaving mid-game, abandoned tables;
+* :mod:`.mail_marks`: which turn's e-mails of a daily game went;
 * :mod:`.presence`: open pages (bookkeeping, no version);
-* :mod:`.reviews`: the coach's review of a finished game;
-* :mod:`.clocks`: the turn clock, away seats, the coach standing in, leaving mid-game;
+* :mod:`.review`: the coach's review of a finished game;
+* :mod:`.ratings`: ratings moved by a rated game's end;
+* :mod:`.practice`: a practice answer;
 * :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
-* :mod:`.writes`: what they share (dice, lock, version check, announcement);
+* :mod:`.dice_supply`: where the dice come from (each game's fair stream, or a test's);
+* :mod:`.writes`: what they share (lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
 
-from ..models import Player
-from .accounts import account_email_change, account_language_set, guest_seats_claim
-from .clocks import (
-    coach_stands_in,
-    mail_marked,
-    reschedule,
-    seat_return,
-    turn_expire,
-    turn_takeover,
-)
-from .errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
-from .lobby import (
-    MAX_NAME,
-    clean_name,
+from games.models import Player
+from games.services.absence import coach_stands_in, seat_return, turn_takeover
+from games.services.accounts import account_email_change, account_language_set, guest_seats_claim
+from games.services.errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
+from games.services.lobby import (
     game_add_bot,
     game_create,
     game_join,
@@ -35,11 +32,14 @@ from .lobby import (
     game_start,
     seat_set_client_seed,
 )
-from .practice import practice_answer
-from .presence import presence_close, presence_open, server_heartbeat
-from .reviews import review_store
-from .turns import turn_coach, turn_keep, turn_roll, turn_score
-from .writes import dice, on_game_changed
+from games.services.mail_marks import mail_marked
+from games.services.player_names import MAX_NAME, clean_name
+from games.services.practice import practice_answer
+from games.services.presence import presence_close, presence_open, server_heartbeat
+from games.services.review import review_store
+from games.services.turn_clock import reschedule, turn_expire
+from games.services.turns import turn_coach, turn_keep, turn_roll, turn_score
+from games.services.writes import on_game_changed
 
 __all__ = [
     "MAX_NAME",
@@ -53,7 +53,6 @@ __all__ = [
     "account_language_set",
     "clean_name",
     "coach_stands_in",
-    "dice",
     "game_add_bot",
     "game_create",
     "game_join",

@@ -6,10 +6,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
-from ..models import Game, Seat
-from ..profiles import Profile
-from .lobby import name_taken
-from .writes import bump
+from games.models import Game, Seat
+from games.models.accounts import Profile
+from games.services.player_names import name_taken
+from games.services.writes import bump
 
 
 @transaction.atomic

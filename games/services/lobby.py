@@ -5,55 +5,27 @@ from __future__ import annotations
 
 import itertools
 import secrets
-import unicodedata
-from collections.abc import Iterable
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from .. import dice as fair
-from .. import engine
-from ..clock import clock
-from ..engine import DiceSource
-from ..models import BotLevel, Game, Move, Pace, Player, Seat
-from ..rules import Rules
-from .clocks import game_leave_playing, plan
-from .errors import GameError, NotAllowed, StaleAction
-from .writes import announce, bump, check_version, dice, locked_game
+from games import dice as fair
+from games import engine
+from games.clock import clock
+from games.engine import DiceSource
+from games.models import BotLevel, Game, Move, Pace, Player, Seat
+from games.rules import Rules
+from games.services.absence import game_leave_playing
+from games.services.dice_supply import dice_supply
+from games.services.errors import GameError, NotAllowed, StaleAction
+from games.services.player_names import bot_names, check_name_free, clean_name, names_of, same_name
+from games.services.turn_clock import plan
+from games.services.writes import announce, bump, check_version, locked_game
 
-MAX_NAME = 40
 MAX_SERIES = 6  # the score pad has six game columns
 # Marked for the catalogs, English here: translated where they are raised.
 ONLY_HOST_SEATS_BOTS = gettext_noop("Only the host can seat or remove computer players.")
 ONLY_HOST_STARTS = gettext_noop("Only the host can start this game.")
-
-
-# Invisible characters that could make a name look like another: controls, format
-# characters (zero-width spaces and joiners, bidirectional overrides) and lone surrogates.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
-
-
-def normal_name(name: str) -> str:
-    """The name as it is shown: compatibility characters folded (NFKC), hidden characters
-    removed, runs of spaces made one, at most ``MAX_NAME`` characters; may be empty.
-
-    Folded again once the hidden characters are gone: one between a letter and its accent
-    kept them apart the first time ("e", zero-width space, acute accent is "é")."""
-    words = unicodedata.normalize("NFKC", name).split()
-    visible = (
-        "".join(c for c in w if unicodedata.category(c) not in HIDDEN_CATEGORIES) for w in words
-    )
-    folded = unicodedata.normalize("NFKC", " ".join(w for w in visible if w))
-    return folded[:MAX_NAME].strip()
-
-
-def clean_name(name: str) -> str:
-    name = normal_name(name)
-    if not name:
-        raise GameError(gettext("Choose a display name to sit down."))
-    return name
 
 
 def clean_client_seed(client_seed: str) -> str:
@@ -68,43 +40,6 @@ def clean_client_seed(client_seed: str) -> str:
             )
         )
     return client_seed
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two names would look alike at a table: equal once normalised, in any case."""
-    return normal_name(a).casefold() == normal_name(b).casefold()
-
-
-def _names_of(seat: Seat) -> list[str]:
-    """Every name ``seat`` is shown under: a computer player's in each language."""
-    if seat.bot:
-        return _bot_names(BotLevel(seat.bot), seat.bot_number)
-    return [seat.name] + ([seat.user.get_username()] if seat.user is not None else [])
-
-
-def _bot_names(level: BotLevel, number: int) -> list[str]:
-    names = []
-    for language, _name in settings.LANGUAGES:
-        with translation.override(language):
-            names.append(level.seat_name(number))
-    return names
-
-
-def name_taken(seats: Iterable[Seat], name: str) -> bool:
-    """Whether ``name`` is already carried at the table, by a seat (a computer player's, in
-    any language) or an account holder's name."""
-    return any(same_name(name, other) for seat in seats for other in _names_of(seat))
-
-
-def _check_name_free(seats: Iterable[Seat], name: str) -> None:
-    if name_taken(seats, name):
-        raise GameError(
-            gettext(
-                "Someone at this table is already called %(name)s. "
-                "Choose another display name to sit down."
-            )
-            % {"name": name}
-        )
 
 
 def _take_seat(game: Game, player: Player, position: int, client_seed: str = "") -> Seat:
@@ -194,11 +129,11 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         raise GameError(gettext("Every seat at this table is taken."))
     level = BotLevel(level)
     same = sum(1 for seat in seats if seat.bot == level)
-    carried = [name for seat in seats for name in _names_of(seat)]
+    carried = [name for seat in seats for name in names_of(seat)]
     number = next(
         n
         for n in itertools.count(same + 1)
-        if not any(same_name(name, other) for name in _bot_names(level, n) for other in carried)
+        if not any(same_name(name, other) for name in bot_names(level, n) for other in carried)
     )
     seat = Seat.objects.create(
         game=game,
@@ -251,7 +186,7 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
     free = [p for p in range(game.seat_count) if p not in taken]
     if not free:
         raise GameError(gettext("Every seat at this table is taken; you can watch."))
-    _check_name_free(seats, clean_name(player.name))
+    check_name_free(seats, clean_name(player.name))
     client_seed = clean_client_seed(client_seed)
     try:
         with transaction.atomic():
@@ -296,11 +231,11 @@ def game_start(
         if not seat.client_seed:
             seat.client_seed = fair.new_client_seed()
             seat.save(update_fields=["client_seed"])
-    game.server_seed = dice.new_server_seed().hex()
+    game.server_seed = dice_supply.new_server_seed().hex()
     game.dice_cursor = 0
-    source = rng or dice.for_game(game, seats)
+    source = rng or dice_supply.for_game(game, seats)
     state = engine.start(len(seats), game.rules, source)
-    dice.advance(game, source)
+    dice_supply.advance(game, source)
     game.seat_count = len(seats)
     people = sum(1 for seat in seats if not seat.bot)
     if game.coach_hints is None:

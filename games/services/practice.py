@@ -7,8 +7,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
-from ..models import PracticeAnswer, PracticeRecord
-from .errors import NotAllowed
+from games.models import PracticeAnswer, PracticeRecord
+from games.services.errors import NotAllowed
 
 
 @transaction.atomic

@@ -7,8 +7,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from ..clock import clock
-from ..models import Connection, Game, LiveServer, Seat
+from games.clock import clock
+from games.models import Connection, Game, LiveServer, Seat
 
 
 def server_heartbeat(server_id: str, *, now: datetime | None = None) -> list[str]:

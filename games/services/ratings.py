@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from ..models import BotLevel, Game, Rating, Seat
+from games.models import BotLevel, Game, Rating, Seat
 
 MODEL = PlackettLuce()
 LEFT_STATUSES = frozenset({"left", "abandoned", "gone"})

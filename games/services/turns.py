@@ -14,20 +14,21 @@ from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from .. import engine
-from ..clock import clock
-from ..committed import committed
-from ..engine import DiceSource
-from ..models import Game, Move, Player, Seat
-from ..row_copies import copy_row, row_from_values
-from ..rules import Category, IllegalMove, is_yahtzee
-from ..snapshots import Snapshot, recent_moves_after
-from ..words import refused_move_words
-from . import move_writes
-from .clocks import PLAN_FIELDS, plan
-from .errors import STALE, GameError, NotAllowed, StaleAction
-from .ratings import game_rate
-from .writes import announce, check_version, dice, locked_game
+from games import engine
+from games.clock import clock
+from games.committed import committed
+from games.engine import DiceSource
+from games.models import Game, Move, Player, Seat
+from games.row_copies import copy_row, row_from_values
+from games.rules import Category, IllegalMove, is_yahtzee
+from games.services import move_writes
+from games.services.dice_supply import dice_supply
+from games.services.errors import STALE, GameError, NotAllowed, StaleAction
+from games.services.ratings import game_rate
+from games.services.turn_clock import PLAN_FIELDS, plan
+from games.services.writes import announce, check_version, locked_game
+from games.snapshots import Snapshot, recent_moves_after
+from games.words import refused_move_words
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
 SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status")  # what a move changes
@@ -94,12 +95,12 @@ def _play(
             seat.status = Seat.Status.PLAYING
             changed_seats = [seat]
     action = make_action(seat.position)
-    source = rng or (dice.for_game(game, seats) if isinstance(action, engine.Roll) else None)
+    source = rng or (dice_supply.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
         new = engine.apply(state, action, source)
     except IllegalMove as error:  # worded for the player, not the engine's English
         raise GameError(refused_move_words(error, state, action)) from None
-    dice.advance(game, source)
+    dice_supply.advance(game, source)
     game.store_turn(new)
     game.version += 1
     move = row_from_values(

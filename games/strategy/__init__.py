@@ -23,16 +23,16 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .advisor import Advisor, Option
-    from .solver import StrategyTable, solve
-    from .store import (
+    from games.strategy.advisor import Advisor, Option
+    from games.strategy.solver import StrategyTable, solve
+    from games.strategy.store import (
         advisor_for,
         advisor_if_ready,
         loaded_advisor,
         strategy_status,
         wait_until_ready,
     )
-    from .tablefile import default_cache_dir, load_table, save_table, table_path
+    from games.strategy.tablefile import default_cache_dir, load_table, save_table, table_path
 
 _HOMES = {
     "Advisor": "advisor",

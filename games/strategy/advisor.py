@@ -20,8 +20,7 @@ from games.rules import (
     Scorecard,
     parse_dice,
 )
-
-from .choices import (
+from games.strategy.choices import (
     TIE_TOLERANCE,
     Alternatives,
     Choice,
@@ -29,9 +28,8 @@ from .choices import (
     alternatives,
     loss_between,
 )
-from .dice import ROLL_INDEX
-from .fastoption import made_option
-from .quickturn import (
+from games.strategy.fastoption import made_option
+from games.strategy.quickturn import (
     SUBKEEP_CHOICES,
     SUBKEEP_INDICES,
     TURNS,
@@ -42,9 +40,10 @@ from .quickturn import (
     keep_values,
     new_token,
 )
-from .rollboxes import RollBoxes
-from .ruletables import MASKS, UPPER_CAP, YAHTZEE_BOX, mask_of
-from .solver import (
+from games.strategy.rollboxes import RollBoxes
+from games.strategy.rolls_and_keeps import ROLL_INDEX
+from games.strategy.ruletables import MASKS, UPPER_CAP, YAHTZEE_BOX, mask_of
+from games.strategy.solver import (
     StrategyTable,
     Transitions,
     known_states,

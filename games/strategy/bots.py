@@ -30,9 +30,8 @@ from collections.abc import Callable, Sequence
 
 from games.engine import Action, DiceSource, GameState, Keep, Roll, Score
 from games.rules import Category, IllegalMove, Scorecard
-
-from .advisor import Advisor, Option
-from .winning import HORIZON, WinOption, plays_to_win, rank_to_win
+from games.strategy.advisor import Advisor, Option
+from games.strategy.winning import HORIZON, WinOption, plays_to_win, rank_to_win
 
 CASUAL_MISTAKE_PERCENT = 20
 CASUAL_SLACK = 8.0  # a casual player's second choice costs at most this many expected points

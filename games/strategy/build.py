@@ -21,10 +21,9 @@ import time
 from pathlib import Path
 
 from games.rules import Rules
-
-from .ruletables import rule_tables
-from .solver import solve
-from .tablefile import profile_name, save_table, table_path
+from games.strategy.ruletables import rule_tables
+from games.strategy.solver import solve
+from games.strategy.tablefile import profile_name, save_table, table_path
 
 
 def peak_rss_mb() -> float:

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.rules import Category, IllegalMove
-
-from .dice import DICE
+from games.strategy.rolls_and_keeps import DICE
 
 Choice = tuple[int, ...] | Category
 #: Two expected totals closer than this are equal: the solver adds the same points up in

@@ -8,7 +8,7 @@ same object, equal and hashing alike, in ~190 ns (measured in docs/benchmarks.md
 
 from __future__ import annotations
 
-from .choices import Choice, Option
+from games.strategy.choices import Choice, Option
 
 _new = object.__new__
 

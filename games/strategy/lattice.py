@@ -17,7 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dice import CHILDREN, DICE, LEVEL_INDEX, LEVELS, ROLL_INDEX, ROLLS, SIDES, sub_keeps
+from games.strategy.rolls_and_keeps import (
+    CHILDREN,
+    DICE,
+    LEVEL_INDEX,
+    LEVELS,
+    ROLL_INDEX,
+    ROLLS,
+    SIDES,
+    sub_keeps,
+)
 
 FLAT_OFFSET: tuple[int, ...] = tuple(sum(len(LEVELS[k]) for k in range(size)) for size in range(7))
 FLAT_KEEPS = FLAT_OFFSET[DICE + 1]  # 462

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .advisor import Advisor
-from .dice import DICE, LEVELS, ROLLS, SIDES, YAHTZEE_ROLLS
-from .lattice import FLAT_KEEPS, SUBKEEPS
-from .ruletables import (
+from games.strategy.advisor import Advisor
+from games.strategy.lattice import FLAT_KEEPS, SUBKEEPS
+from games.strategy.rolls_and_keeps import DICE, LEVELS, ROLLS, SIDES, YAHTZEE_ROLLS
+from games.strategy.ruletables import (
     BOXES,
     UPPER_BONUS,
     UPPER_CAP,
@@ -37,7 +37,7 @@ from .ruletables import (
     YAHTZEE_BOX,
     YAHTZEE_POINTS,
 )
-from .solver import Workspace, turn_values
+from games.strategy.solver import Workspace, turn_values
 
 BATCH = 2048
 _COUNT_BASE = DICE + 1

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.rules import Category, Scorecard
-
-from .dice import YAHTZEE_ROLLS
-from .ruletables import (
+from games.strategy.rolls_and_keeps import YAHTZEE_ROLLS
+from games.strategy.ruletables import (
     BOXES,
     UPPER_BONUS,
     UPPER_BOXES,
@@ -26,7 +25,7 @@ from .ruletables import (
     YAHTZEE_POINTS,
     mask_of,
 )
-from .solver import Transitions, open_upper_room
+from games.strategy.solver import Transitions, open_upper_room
 
 State = tuple[int, int, int]
 FULL = (1 << BOXES) - 1

@@ -39,10 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from games import caches
-
-from .dice import DICE, YAHTZEE_ROLLS
-from .lattice import FLAT_KEEPS, REROLL, ROLL_OFFSET, SUBKEEP_LISTS
-from .ruletables import (
+from games.strategy.lattice import FLAT_KEEPS, REROLL, ROLL_OFFSET, SUBKEEP_LISTS
+from games.strategy.rolls_and_keeps import DICE, YAHTZEE_ROLLS
+from games.strategy.ruletables import (
     BOXES,
     FACE_OF_BOX,
     UPPER_BONUS,
@@ -52,7 +51,7 @@ from .ruletables import (
     YAHTZEE_BONUS,
     YAHTZEE_BOX,
 )
-from .solver import UPPER_STATES, Transitions
+from games.strategy.solver import UPPER_STATES, Transitions
 
 CACHE_BYTES = 16 << 20  # all advisors of the process, every rules profile together
 _ENTRY_OVERHEAD = 400  # the dataclass, its dict slot and the key, roughly

@@ -14,10 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from games.rules import Category, Rules, Scorecard, parse_dice
-
-from .advisor import Advisor, Alternatives, alternatives, loss_between
-from .choices import is_negligible
-from .skill import SkillAndLuck, bands_to_dict, skill_and_luck
+from games.strategy.advisor import Advisor, Alternatives, alternatives, loss_between
+from games.strategy.choices import is_negligible
+from games.strategy.skill import SkillAndLuck, bands_to_dict, skill_and_luck
 
 ROLLS_PER_TURN = 3
 COSTLIEST = 3

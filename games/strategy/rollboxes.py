@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .choices import Choice
-from .dice import ROLLS
-from .ruletables import BOXES, CATEGORIES, YAHTZEE_BIT, YAHTZEE_BONUS
-from .transitions import Transitions
+from games.strategy.choices import Choice
+from games.strategy.rolls_and_keeps import ROLLS
+from games.strategy.ruletables import BOXES, CATEGORIES, YAHTZEE_BIT, YAHTZEE_BONUS
+from games.strategy.transitions import Transitions
 
 _BITS = 1 << np.arange(BOXES)
 #: The face of each roll if it is five of a kind, else 0.

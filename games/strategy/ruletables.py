@@ -28,8 +28,7 @@ from games.rules import (
     Scorecard,
     options,
 )
-
-from .dice import ROLLS, SIDES
+from games.strategy.rolls_and_keeps import ROLLS, SIDES
 
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 BOXES = len(CATEGORIES)  # 13

@@ -17,14 +17,13 @@ import numpy as np
 
 from games import caches
 from games.rules import Scorecard
-
-from .advisor import Advisor
-from .dice import ROLL_PROBABILITY
-from .lattice import FLAT_KEEPS, REROLL, SUBKEEPS
-from .outcomes import FULL, State, box_outcomes, state_of
-from .quickturn import keep_values
-from .ruletables import MASKS
-from .solver import UPPER_STATES
+from games.strategy.advisor import Advisor
+from games.strategy.lattice import FLAT_KEEPS, REROLL, SUBKEEPS
+from games.strategy.outcomes import FULL, State, box_outcomes, state_of
+from games.strategy.quickturn import keep_values
+from games.strategy.rolls_and_keeps import ROLL_PROBABILITY
+from games.strategy.ruletables import MASKS
+from games.strategy.solver import UPPER_STATES
 
 CACHE_BYTES = 8 << 20  # per process, all rules profiles: a few thousand states' vectors
 _TO_COME = caches.lru(

@@ -12,13 +12,12 @@ import numpy as np
 
 from games import engine
 from games.rules import Category, Scorecard
-
-from .advisor import Advisor
-from .bots import choose_action
-from .dice import ROLLS
-from .lockstep import play_batch, simulate_lockstep
-from .ruletables import CATEGORIES
-from .winning import HORIZON
+from games.strategy.advisor import Advisor
+from games.strategy.bots import choose_action
+from games.strategy.lockstep import play_batch, simulate_lockstep
+from games.strategy.rolls_and_keeps import ROLLS
+from games.strategy.ruletables import CATEGORIES
+from games.strategy.winning import HORIZON
 
 LOCKSTEP_POLICIES = frozenset({"optimal", "greedy"})
 MAX_ACTIONS_PER_GAME = 13 * 8  # a turn takes at most Roll, Keep, Roll, Keep, Roll, Score
@@ -260,8 +259,7 @@ def match_in_process(
 ) -> MatchResult:
     """:func:`simulate_match` in a worker process (loads the stored table there)."""
     from games.rules import Rules
-
-    from .store import advisor_for
+    from games.strategy.store import advisor_for
 
     advisor = advisor_for(Rules(upper_first=upper_first), cache_dir, build=False)
     return simulate_match(advisor, games, bot, versus, seed, first)

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.rules import Rules
-
-from .dice import (
+from games.strategy.rolls_and_keeps import (
     CHILDREN,
     DICE,
     DISTINCT_PARENTS,
@@ -42,7 +41,7 @@ from .dice import (
     SIDES,
     YAHTZEE_ROLLS,
 )
-from .ruletables import (
+from games.strategy.ruletables import (
     BOXES,
     FACE_OF_BOX,
     MASKS,
@@ -55,8 +54,8 @@ from .ruletables import (
     RuleTables,
     rule_tables,
 )
-from .table import StrategyTable
-from .transitions import Transitions, transitions
+from games.strategy.table import StrategyTable
+from games.strategy.transitions import Transitions, transitions
 
 UPPER_STATES = UPPER_CAP + 1  # 0..63
 CHUNK = 256

@@ -11,10 +11,9 @@ from pathlib import Path
 
 from games import caches
 from games.rules import Rules
-
-from .advisor import Advisor
-from .solver import solve
-from .tablefile import (
+from games.strategy.advisor import Advisor
+from games.strategy.solver import solve
+from games.strategy.tablefile import (
     ENV_CACHE_DIR,
     FORMAT,
     default_cache_dir,

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from games.rules import Rules
-
-from .ruletables import MASKS, RuleTables
+from games.strategy.ruletables import MASKS, RuleTables
 
 
 @dataclass

@@ -24,9 +24,8 @@ import numpy as np
 
 from games import rules as rules_module
 from games.rules import Rules
-
-from .ruletables import RuleTables
-from .solver import StrategyTable
+from games.strategy.ruletables import RuleTables
+from games.strategy.solver import StrategyTable
 
 logger = logging.getLogger(__name__)
 

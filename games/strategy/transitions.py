@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import DICE, ROLL_COUNT, YAHTZEE_ROLLS
-from .ruletables import (
+from games.strategy.rolls_and_keeps import DICE, ROLL_COUNT, YAHTZEE_ROLLS
+from games.strategy.ruletables import (
     BOXES,
     FACE_OF_BOX,
     MASKS,

@@ -31,13 +31,12 @@ import numpy as np
 
 from games import caches
 from games.rules import Category, Scorecard, parse_dice
-
-from .advisor import Advisor
-from .dice import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
-from .outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
-from .ruletables import CATEGORIES
-from .scoredist import final_score_distribution
-from .solver import TurnValues, Workspace, best_keep, keep_values
+from games.strategy.advisor import Advisor
+from games.strategy.outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
+from games.strategy.rolls_and_keeps import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
+from games.strategy.ruletables import CATEGORIES
+from games.strategy.scoredist import final_score_distribution
+from games.strategy.solver import TurnValues, Workspace, best_keep, keep_values
 
 HORIZON = 4  # the most rounds solved to win (the last ones); before, play for expected score
 ALWAYS_SOLVED = 3  # rounds solved to win whatever the work

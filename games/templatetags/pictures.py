@@ -6,8 +6,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from .. import caches
-from .room import die_face
+from games import caches
+from games.templatetags.room import die_face
 
 register = template.Library()
 

@@ -15,10 +15,10 @@ from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
 
-from .. import caches, render_language
-from ..rules import Category
-from ..selectors import BoxView, DieView, RowView, box_name
-from ..selectors.moves import SHORT_LABELS
+from games import caches, render_language
+from games.rules import Category
+from games.selectors import BoxView, DieView, RowView, box_name
+from games.viewmodels.move_log import SHORT_LABELS
 
 register = template.Library()
 

@@ -11,12 +11,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.management.commands.solve import strategy_cache_dir
 from games.rules import Rules
 from games.strategy import advisor_for, strategy_status
 from games.strategy.bots import POLICIES
 from games.strategy.simulation import simulate, simulate_match, simulate_match_parallel
-
-from .solve import strategy_cache_dir
 
 
 class Command(BaseCommand):

@@ -1,0 +1,95 @@
+"""Read-only pages beyond the table itself: checking the dice (moves.json, /verify/), the
+replay, a series' score pad, a player's history and the leaderboard, and the 404s of links
+no game or player could have. Thin, like every view: a selector reads, a template renders."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
+
+from games import selectors
+from games.models import Player
+from games.views.common import HtmxHttpRequest, game_or_404
+
+
+@require_GET
+def game_moves(request: HttpRequest, code: str) -> JsonResponse:
+    """The move log as published for checking the dice (see games/dice.py)."""
+    return JsonResponse(selectors.moves_json(game_or_404(code)))
+
+
+def _query_number(request: HttpRequest, name: str) -> int | None:
+    """A whole number from the query string; None when absent; ValueError when not one."""
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return None
+    value = int(raw)
+    if value < 0:
+        raise ValueError(raw)
+    return value
+
+
+@require_GET
+def game_replay(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished (or running) game, move by move: ``?v=N`` opens the move that made
+    version N; ``?seat=P&decision=I`` the coach's I-th reviewed decision of seat P."""
+    game = game_or_404(code)
+    error, status = None, 200
+    try:
+        version = _query_number(request, "v")
+        seat, decision = _query_number(request, "seat"), _query_number(request, "decision")
+    except ValueError:
+        version = seat = decision = None
+        error, status = gettext("That link names no moment of this game; here is its start."), 400
+    moment = (seat, decision) if seat is not None and decision is not None else None
+    replay = selectors.replay_view(game, version, moment)
+    context = {"r": replay, "game": game, "error": error}
+    return render(request, "games/replay.html", context, status=status)
+
+
+@require_GET
+def game_verify(request: HttpRequest, code: str) -> HttpResponse:
+    """The page that recomputes the game's dice in the browser once the seed is out."""
+    return render(request, "games/verify.html", {"v": selectors.verify_view(game_or_404(code))})
+
+
+@require_GET
+def game_series(request: HttpRequest, code: str) -> HttpResponse:
+    """The score pad of the series this game belongs to."""
+    series = selectors.series_view(game_or_404(code))
+    if series is None:
+        raise Http404(gettext("This game is not part of a series."))
+    return render(request, "games/series.html", {"s": series})
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    context = {
+        "rows": selectors.leaderboard(),
+        "bots": selectors.bot_ratings(),
+        "min_games": selectors.MIN_RATED_GAMES,
+    }
+    return render(request, "games/leaderboard.html", context)
+
+
+def no_such_game(request: HttpRequest) -> HttpResponse:
+    """Any other link under ``g/``: its code is not one the site makes (games/converters.py),
+    so there is no game to look for."""
+    raise Http404(gettext("There is no game with that link."))
+
+
+def no_such_player(request: HttpRequest) -> HttpResponse:
+    """Any other link under ``u/``: no username looks like that (games/converters.py)."""
+    raise Http404(gettext("No player by that name."))
+
+
+@require_GET
+def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
+    data = selectors.user_history(username)
+    if data is None:
+        raise Http404(gettext("No player by that name."))
+    user = data.username
+    series = selectors.player_series(Player(name=user, user_id=data.user_id))
+    return render(request, "games/history.html", {"h": data, "series": series})
