@@ -557,15 +557,15 @@ def test_the_verify_page_tells_the_browser_where_each_turn_starts(
     assert not any("data-first-roll" in row for row in rows[2::2])
 
 
-def readme_check() -> str:
-    """The Python check of a game's dice printed in the README."""
-    readme = (settings.BASE_DIR / "README.md").read_text()
-    start = readme.index("```python\n   import hashlib") + len("```python\n")
-    return textwrap.dedent(readme[start : readme.index("```", start)])
+def documented_check() -> str:
+    """The Python check of a game's dice printed in docs/fair-dice.md."""
+    doc = (settings.BASE_DIR / "docs" / "fair-dice.md").read_text()
+    start = doc.index("```python\n   import hashlib") + len("```python\n")
+    return textwrap.dedent(doc[start : doc.index("```", start)])
 
 
 @pytest.mark.django_db
-def test_the_readmes_check_passes_a_true_game_and_finds_a_changed_kept_die(
+def test_the_documented_check_passes_a_true_game_and_finds_a_changed_kept_die(
     fair_seed, make_game, ann, client, monkeypatch, capsys
 ):
     game = play_keeping_two(make_game(ann), ann)
@@ -574,7 +574,9 @@ def test_the_readmes_check_passes_a_true_game_and_finds_a_changed_kept_die(
         urllib.request, "urlopen", lambda url: BytesIO(client.get(url[len(site) :]).content)
     )
     code = (
-        readme_check().replace('"<code>"', repr(game.code)).replace("http://127.0.0.1:8000", site)
+        documented_check()
+        .replace('"<code>"', repr(game.code))
+        .replace("http://127.0.0.1:8000", site)
     )
 
     exec(code, {})
