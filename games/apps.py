@@ -7,8 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import jobs, services
-        from games.live import broadcast, rendering
+        from games.live import broadcast
 
-        services.on_game_changed(rendering.remember)
         services.on_game_changed(broadcast.announce)
         services.on_game_changed(jobs.on_change)

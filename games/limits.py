@@ -41,6 +41,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import ngettext
+from django_htmx.http import reswap
 from django_ratelimit.core import get_usage
 
 View = Callable[..., HttpResponseBase]  # a class-based view's as_view() gives the base
@@ -188,8 +189,10 @@ def too_many_requests(request: HttpRequest, wait: int) -> HttpResponse:
     """429 with when to retry: a page, or for htmx the room's message and no other swap."""
     context = {"message": retry_sentence(wait)}
     if request.headers.get("HX-Request") == "true":
-        response = HttpResponse(render_to_string("429.html#notice", context), status=429)
-        response["HX-Reswap"] = "none"  # keep the board; only the message area changes
+        # Keep the board; only the message area changes.
+        response = reswap(
+            HttpResponse(render_to_string("429.html#notice", context), status=429), "none"
+        )
     else:
         response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(wait)

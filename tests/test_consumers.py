@@ -21,6 +21,7 @@ from games.models import Connection, Game
 from games.rules import Category
 from games.services import Player
 from games.services.dice_supply import dice_supply
+from games.snapshots import Snapshot
 from tests.conftest import rolloff_won_by, seen_from
 from yahtzee_site.asgi import application
 
@@ -63,8 +64,10 @@ def two_player_game(host, guest_token="guest-token-1"):
     return game
 
 
-def act(fn, **kwargs):
-    return database_sync_to_async(fn)(**kwargs)
+async def act(fn, **kwargs):
+    """Run a service as a request would; the game row as the service committed it."""
+    changed = await database_sync_to_async(fn)(**kwargs)
+    return changed.game if isinstance(changed, Snapshot) else changed
 
 
 async def connect(

@@ -236,10 +236,10 @@ def test_the_client_seeds_chosen_at_the_table_key_the_stream(fair_seed, ann, ben
 @pytest.mark.django_db
 def test_computer_players_and_seats_without_a_seed_get_one_from_the_server(ann):
     game = services.game_create(player=ann, seat_count=3)
-    bot = services.game_add_bot(
+    added = services.game_add_bot(
         code=game.code, player=ann, version=version_of(game), level=BotLevel.CASUAL
     )
-    assert is_client_seed(Seat.objects.get(pk=bot.pk).client_seed)
+    assert is_client_seed(Seat.objects.get(pk=added.seats[-1].pk).client_seed)
     assert is_client_seed(game.seats.get(position=0).client_seed)
 
 

@@ -11,12 +11,13 @@ from types import ModuleType
 
 import pytest
 
-from games import caches, rules, services
+from games import caches, rules, selectors, services
 from games.live import rendering
 from games.models import Game, Player
 from games.rules import Category
 from games.snapshots import Snapshot
 from tests.conftest import (
+    HTMX,
     ScriptedDice,
     guest_player,
     player_of,
@@ -293,3 +294,32 @@ def test_the_language_of_a_render_is_its_own_thread_s_and_ends_with_it():
     assert seen == ["uz"]
     with translation.override("uz"):
         assert render_language.current() == "uz"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_htmx_move_is_answered_from_the_version_it_announced_rendered_once(
+    duel, alice_client, monkeypatch, dice
+):
+    """The service hands the view the snapshot it announced: the answer reads nothing back,
+    and the board the room's sockets get is the one the mover's answer carries, rendered
+    once in this process."""
+    rendered = counted_renders(monkeypatch)
+
+    def read_back(*args, **kwargs):
+        raise AssertionError("the answer read the game back")
+
+    monkeypatch.setattr(selectors, "load_snapshot", read_back)
+    before = version_of(duel)
+    response = alice_client.post(f"/g/{duel.code}/roll/", {"version": before}, headers=HTMX)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'data-version="{before + 1}"' in html
+    assert rendered.count("games/room.html#live") == 1
+    duel.refresh_from_db()
+    snapshot = Snapshot.load(duel.code)
+    assert snapshot is not None
+    pushed = rendering.live_board(
+        snapshot, Player("alice", user_id=duel.seats.get(position=0).user_id)
+    )
+    assert pushed in html  # the board the room gets, whole, inside the answer

@@ -178,9 +178,10 @@ def test_display_names_are_tidied_and_shortened():
 def test_joining_takes_the_first_free_seat_and_bumps_the_version(make_game, ann, ben, cat):
     game = make_game(ann, seats=3)
 
-    seat = services.game_join(code=game.code, player=ben, version=1)
+    joined = services.game_join(code=game.code, player=ben, version=1)
     services.game_join(code=game.code, player=cat, version=2)
 
+    seat = joined.seats[-1]
     assert (seat.position, seat.user_id) == (1, ben.user_id)
     assert [s.name for s in game.seats.order_by("position")] == ["alice", "bob", "carol"]
     assert version_of(game) == 3
@@ -190,9 +191,9 @@ def test_joining_twice_changes_nothing(make_game, ann, ben):
     game = make_game(ann, ben, seats=3)
     before = snapshot(game)
 
-    seat = services.game_join(code=game.code, player=ben, version=1)
+    again = services.game_join(code=game.code, player=ben, version=1)
 
-    assert seat.position == 1
+    assert [s.user_id for s in again.seats] == [ann.user_id, ben.user_id]
     assert snapshot(game) == before
 
 

@@ -168,11 +168,6 @@ def preannounce(snapshot: Snapshot) -> dict[str, str]:
     }
 
 
-def remember(snapshot: Snapshot) -> None:
-    """Listener for services: render the everyday boards of each committed version now."""
-    prerender(snapshot)
-
-
 @caches.memoize("refusal messages by text", maxsize=64)
 def flash(error: str | None) -> str:
     """The box of this request's refusal (#flash), emptied when there is none."""

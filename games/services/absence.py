@@ -14,13 +14,15 @@ from games.clock import clock
 from games.models import Connection, Game, Move, Pace, Player, Seat
 from games.services.errors import GameError, NotAllowed
 from games.services.turn_clock import own_seat, playing_game, replan
+from games.services.writes import as_it_stands
+from games.snapshots import Snapshot
 
 # A player on turn with no open page for this long may have their turn handed to the coach.
 TAKEOVER_AFTER = timedelta(minutes=2)
 
 
 @transaction.atomic
-def seat_return(*, code: str, player: Player, version: int | None = None) -> Game:
+def seat_return(*, code: str, player: Player, version: int | None = None) -> Snapshot:
     """ "I'm back": an away player plays their own turns again, from the next decision.
 
     Whatever ``version`` the page had: the coach moves for an away seat every few seconds,
@@ -31,11 +33,10 @@ def seat_return(*, code: str, player: Player, version: int | None = None) -> Gam
     if seat.status == Seat.Status.LEFT:
         raise GameError(_("You left this game; the coach plays your seat to the end."))
     if seat.status == Seat.Status.PLAYING:
-        return game  # back already: nothing to do twice
+        return as_it_stands(game, seats)  # back already: nothing to do twice
     seat.status = Seat.Status.PLAYING
     seat.save(update_fields=["status"])
-    replan(game, seats)
-    return game
+    return replan(game, seats)
 
 
 def _silent_since(game: Game, seat: Seat) -> datetime | None:
@@ -48,7 +49,7 @@ def _silent_since(game: Game, seat: Seat) -> datetime | None:
 
 
 @transaction.atomic
-def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
+def turn_takeover(*, code: str, player: Player, version: int | None) -> Snapshot:
     """Anyone still at the table (playing, or away) hands the turn of a player who has gone
     silent to the coach."""
     game, seats, state = playing_game(code, version)
@@ -68,8 +69,7 @@ def turn_takeover(*, code: str, player: Player, version: int | None) -> Game:
         )
     seat.status = Seat.Status.AWAY
     seat.save(update_fields=["status"])
-    replan(game, seats)
-    return game
+    return replan(game, seats)
 
 
 def unattended(game: Game, seats: list[Seat], state: engine.GameState) -> bool:
@@ -90,11 +90,11 @@ def unattended(game: Game, seats: list[Seat], state: engine.GameState) -> bool:
     return state.turn_number - (last + 1 if last is not None else 0) >= len(seats)
 
 
-def abandon(game: Game, seats: list[Seat], *fields: str) -> None:
+def abandon(game: Game, seats: list[Seat], *fields: str) -> Snapshot:
     """End the game as abandoned (the caller holds the lock; saved and announced here)."""
     game.status = Game.Status.ABANDONED
     game.finished_at = clock.now()
-    replan(game, seats, "status", "finished_at", *fields)
+    return replan(game, seats, "status", "finished_at", *fields)
 
 
 def pass_host(game: Game, seats: list[Seat], leaving: Seat) -> None:
@@ -109,7 +109,7 @@ def pass_host(game: Game, seats: list[Seat], leaving: Seat) -> None:
 
 
 @transaction.atomic
-def game_leave_playing(*, game: Game, player: Player) -> Game:
+def game_leave_playing(*, game: Game, player: Player) -> Snapshot:
     """Leave a game in play (``game`` locked, its version checked): the coach plays the
     seat to the end and the final ranking places it below everyone who stayed."""
     seats = list(game.seats.order_by("position"))
@@ -122,10 +122,8 @@ def game_leave_playing(*, game: Game, player: Player) -> Game:
     if player.hosts(game):
         pass_host(game, seats, seat)
     if unattended(game, seats, state):
-        abandon(game, seats, "host_user", "host_guest")
-        return game
-    replan(game, seats, "host_user", "host_guest")
-    return game
+        return abandon(game, seats, "host_user", "host_guest")
+    return replan(game, seats, "host_user", "host_guest")
 
 
 @transaction.atomic

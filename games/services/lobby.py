@@ -20,7 +20,8 @@ from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
 from games.services.player_names import bot_names, check_name_free, clean_name, names_of, same_name
 from games.services.turn_clock import plan
-from games.services.writes import announce, bump, check_version, locked_game
+from games.services.writes import announce, as_it_stands, bump, check_version, locked_game
+from games.snapshots import Snapshot
 
 MAX_SERIES = 6  # the score pad has six game columns
 # Marked for the catalogs, English here: translated where they are raised.
@@ -119,7 +120,7 @@ def _lobby_for_host(
 
 
 @transaction.atomic
-def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLevel) -> Seat:
+def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLevel) -> Snapshot:
     """The host seats a computer player in the first free seat."""
     game = _lobby_for_host(code, player, version)
     seats = list(game.seats.select_related("user"))
@@ -135,7 +136,7 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         for n in itertools.count(same + 1)
         if not any(same_name(name, other) for name in bot_names(level, n) for other in carried)
     )
-    seat = Seat.objects.create(
+    Seat.objects.create(
         game=game,
         position=free[0],
         guest=f"bot-{secrets.token_urlsafe(12)}",
@@ -144,12 +145,11 @@ def game_add_bot(*, code: str, player: Player, version: int | None, level: BotLe
         name=level.stored_name(number),
         client_seed=fair.new_client_seed(),
     )
-    bump(game)
-    return seat
+    return bump(game)
 
 
 @transaction.atomic
-def game_remove_bot(*, code: str, player: Player, version: int | None, position: int) -> Game:
+def game_remove_bot(*, code: str, player: Player, version: int | None, position: int) -> Snapshot:
     """The host takes a computer player away from the table before the start."""
     game = _lobby_for_host(code, player, version)
     seat = game.seats.filter(position=position).exclude(bot="").first()
@@ -157,8 +157,7 @@ def game_remove_bot(*, code: str, player: Player, version: int | None, position:
         raise GameError(gettext("There is no computer player in that seat."))
     seat.delete()
     _close_gaps(game)
-    bump(game)
-    return game
+    return bump(game)
 
 
 def _close_gaps(game: Game) -> None:
@@ -170,13 +169,13 @@ def _close_gaps(game: Game) -> None:
 
 
 @transaction.atomic
-def game_join(*, code: str, player: Player, version: int | None, client_seed: str = "") -> Seat:
+def game_join(*, code: str, player: Player, version: int | None, client_seed: str = "") -> Snapshot:
     """Sit ``player`` in the first free seat of a game still in its lobby."""
     game = locked_game(code)
     seats = list(game.seats.select_related("user"))
     for seat in seats:
         if player.owns(seat):
-            return seat  # already seated: joining twice changes nothing
+            return as_it_stands(game, seats)  # already seated: joining twice changes nothing
     if not player.is_known:
         raise NotAllowed(gettext("Log in or choose a guest name to take a seat."))
     check_version(game, version)
@@ -190,15 +189,14 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
     client_seed = clean_client_seed(client_seed)
     try:
         with transaction.atomic():
-            seat = _take_seat(game, player, free[0], client_seed)
+            _take_seat(game, player, free[0], client_seed)
     except IntegrityError:
         raise StaleAction(gettext("Someone took that seat a moment ago; try again.")) from None
-    bump(game)
-    return seat
+    return bump(game)
 
 
 @transaction.atomic
-def game_leave(*, code: str, player: Player, version: int | None) -> Game:
+def game_leave(*, code: str, player: Player, version: int | None) -> Snapshot:
     """Give up a seat: in the lobby it is free again (the host closes the table instead);
     in play the coach plays it to the end (``clocks.game_leave_playing``)."""
     game = locked_game(code)
@@ -214,14 +212,13 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Game:
         raise GameError(gettext("The host keeps their seat; start the game or let it be."))
     seat.delete()
     _close_gaps(game)
-    bump(game)
-    return game
+    return bump(game)
 
 
 @transaction.atomic
 def game_start(
     *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
-) -> Game:
+) -> Snapshot:
     """The host starts with whoever is seated: roll-off for the first player, then play."""
     game = _lobby_for_host(code, player, version, ONLY_HOST_STARTS)
     seats = list(game.seats.order_by("position"))
@@ -251,8 +248,7 @@ def game_start(
     game.version += 1
     game.save()
     Move.objects.create(game=game, version=game.version, kind=Move.Kind.START, seat=state.starter)
-    announce(game)
-    return game
+    return announce(game)
 
 
 @transaction.atomic
@@ -306,7 +302,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
 @transaction.atomic
 def seat_set_client_seed(
     *, code: str, player: Player, version: int | None, client_seed: str
-) -> Seat:
+) -> Snapshot:
     """A seated player chooses their own dice seed, while the game is in its lobby."""
     game = locked_game(code)
     seat = next((s for s in game.seats.all() if player.owns(s)), None)
@@ -319,5 +315,4 @@ def seat_set_client_seed(
         raise GameError(gettext("Type a dice seed, or keep the one you have."))
     seat.client_seed = clean_client_seed(client_seed)
     seat.save(update_fields=["client_seed"])
-    bump(game)
-    return seat
+    return bump(game)

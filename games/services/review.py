@@ -7,21 +7,23 @@ from django.utils.translation import gettext
 
 from games.models import Game
 from games.services.errors import GameError
-from games.services.writes import bump, locked_game
+from games.services.writes import as_it_stands, bump, locked_game
+from games.snapshots import Snapshot
 
 
 @transaction.atomic
-def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int, float]) -> Game:
+def review_store(
+    *, code: str, review: dict[str, object], mean_losses: dict[int, float]
+) -> Snapshot:
     """Keep the coach's review of a finished game (once) and show it to the room."""
     game = locked_game(code)
     if game.status != Game.Status.FINISHED:
         raise GameError(gettext("A game is reviewed once it is over."))
     if game.review is not None:
-        return game  # reviewed already (by another process): nothing to do twice
+        return as_it_stands(game)  # reviewed already (by another process): nothing to do twice
     game.review = review
     for seat in game.seats.filter(position__in=list(mean_losses)):
         seat.mean_loss = mean_losses[seat.position]
         seat.save(update_fields=["mean_loss"])
     game.due_at = None
-    bump(game, "review", "due_at")
-    return game
+    return bump(game, "review", "due_at")

@@ -23,6 +23,7 @@ from games.clock import clock
 from games.models import Game, Pace, Player, Seat
 from games.services.errors import GameError, NotAllowed
 from games.services.writes import bump, check_version, locked_game
+from games.snapshots import Snapshot
 
 # A daily game's reminder goes this long before the clock runs out.
 REMINDER_BEFORE = timedelta(hours=1)
@@ -79,10 +80,10 @@ def plan(
 PLAN_FIELDS = ("turn_started_at", "turn_deadline", "due_at")
 
 
-def replan(game: Game, seats: list[Seat], *fields: str, new_turn: bool = False) -> None:
+def replan(game: Game, seats: list[Seat], *fields: str, new_turn: bool = False) -> Snapshot:
     """Plan the game's timing and bump its version, saving ``fields`` too."""
     plan(game, seats, new_turn=new_turn)
-    bump(game, *PLAN_FIELDS, *fields)
+    return bump(game, *PLAN_FIELDS, *fields)
 
 
 def playing_game(
@@ -105,7 +106,7 @@ def own_seat(seats: list[Seat], player: Player) -> Seat:
 
 
 @transaction.atomic
-def turn_expire(*, code: str, version: int | None) -> Game:
+def turn_expire(*, code: str, version: int | None) -> Snapshot:
     """The clock of a person's turn ran out: their seat is away and the coach plays on."""
     game, seats, state = playing_game(code, version)
     assert state.current_seat is not None  # a game in play has a seat on turn
@@ -116,8 +117,7 @@ def turn_expire(*, code: str, version: int | None) -> Game:
         raise GameError(_("This turn still has time on its clock."))
     seat.status = Seat.Status.AWAY
     seat.save(update_fields=["status"])
-    replan(game, seats)
-    return game
+    return replan(game, seats)
 
 
 @transaction.atomic

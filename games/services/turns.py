@@ -63,7 +63,7 @@ def _play(
     version: int | None,
     make_action: Callable[[int], engine.Action],
     rng: DiceSource | None = None,
-) -> Game:
+) -> Snapshot:
     """One action of ``player``'s seat, or (``player=None``) of the coach standing in for
     the away or left seat on turn."""
     known = committed.at(code, version)
@@ -145,8 +145,7 @@ def _play(
         game_rate(game, seats)
     # The board's log of recent moves follows on from the version this move was made on.
     recent = recent_moves_after(known.recent_moves, move) if known is not None else None
-    announce(game, seats, recent, new)
-    return game
+    return announce(game, seats, recent, new)
 
 
 def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat]:
@@ -165,13 +164,15 @@ def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat
 @transaction.atomic
 def turn_roll(
     *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
-) -> Game:
+) -> Snapshot:
     """Roll every die not kept; at most three rolls a turn."""
     return _play(code, player, version, engine.Roll, rng)
 
 
 @transaction.atomic
-def turn_keep(*, code: str, player: Player, version: int | None, held: tuple[bool, ...]) -> Game:
+def turn_keep(
+    *, code: str, player: Player, version: int | None, held: tuple[bool, ...]
+) -> Snapshot:
     """Choose which dice stay on the table for the next roll."""
     return _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held)))
 
@@ -179,12 +180,12 @@ def turn_keep(*, code: str, player: Player, version: int | None, held: tuple[boo
 @transaction.atomic
 def turn_coach(
     *, code: str, version: int | None, action: engine.Action, rng: DiceSource | None = None
-) -> Game:
+) -> Snapshot:
     """The coach plays one action for the away or left seat on turn (logged as such)."""
     return _play(code, None, version, lambda seat: action, rng)
 
 
 @transaction.atomic
-def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Game:
+def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Snapshot:
     """Fill one box with the dice on the table; the turn passes on."""
     return _play(code, player, version, lambda seat: engine.Score(seat, category))

@@ -29,11 +29,11 @@ def announce(
     seats: list[Seat] | None = None,
     recent_moves: tuple[tuple[object, ...], ...] | None = None,
     state: GameState | None = None,
-) -> None:
+) -> Snapshot:
     """Once this transaction commits, remember the new version and tell every listener.
-    ``state``: the new version's engine state, if the caller has it (see Snapshot.of)."""
-    if not listeners:
-        return
+    ``state``: the new version's engine state, if the caller has it (see Snapshot.of).
+    Returns the snapshot announced: the caller answers from it, so the new version is
+    built once and rendered from one value."""
     snapshot = Snapshot.of(game, seats, recent_moves, state)
 
     def send() -> None:
@@ -41,7 +41,9 @@ def announce(
         for listener in list(listeners):
             listener(snapshot)
 
-    transaction.on_commit(send)
+    if listeners:  # none: a command or test that stands for a process nobody hears
+        transaction.on_commit(send)
+    return snapshot
 
 
 def locked_game(code: str) -> Game:
@@ -57,8 +59,13 @@ def check_version(game: Game, version: int | None) -> None:
         raise StaleAction(gettext(STALE))
 
 
-def bump(game: Game, *fields: str) -> None:
+def bump(game: Game, *fields: str) -> Snapshot:
     """A new version of ``game`` (saving ``fields`` with it), announced on commit."""
     game.version += 1
     game.save(update_fields=["version", *fields])
-    announce(game)
+    return announce(game)
+
+
+def as_it_stands(game: Game, seats: list[Seat] | None = None) -> Snapshot:
+    """The snapshot of ``game`` unchanged (a write that found nothing to do)."""
+    return Snapshot.of(game, seats)

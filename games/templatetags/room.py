@@ -90,22 +90,17 @@ def die_face(value: int) -> SafeString:
 
 
 # The value a die's button sends is the held mask pressing it gives, which depends on all
-# five dice, so a die's button would differ for every pattern of held dice. It is rendered
-# once per die, face and look, with a slot where the mask goes, and the mask filled in.
-MASK_SLOT = "held-mask-slot"
-
-
-@caches.memoize("die buttons by die, face and look", maxsize=512, key_extra=render_language.current)
-def _die_button(index: int, value: int, held: bool, suggested: bool, can_keep: bool) -> str:
-    die = DieView(index, value, held=held, toggle_mask=MASK_SLOT, suggested=suggested)
+# five dice: a button is rendered whole once per die, face, look and mask (a few thousand
+# buttons in all per language) and reused.
+@caches.memoize("die buttons", maxsize=4096, key_extra=render_language.current)
+def _die_button(die: DieView, can_keep: bool) -> SafeString:
     return render_to_string("games/room.html#die_button", {"die": die, "can_keep": can_keep})
 
 
 @register.simple_tag
 def die_button(die: DieView, can_keep: bool) -> SafeString:
     """The button of one die: press it to keep or release the die."""
-    html = _die_button(die.index, die.value, die.held, die.suggested, bool(can_keep))
-    return SafeString(html.replace(MASK_SLOT, die.toggle_mask, 1))
+    return _die_button(die, bool(can_keep))
 
 
 # Most fragments (the scorecard's head and sums, the turn's banner, clock and hint, the

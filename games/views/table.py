@@ -13,14 +13,14 @@ from typing import Any
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import selectors, services
 from games.clock import clock
 from games.live import rendering
-from games.models import Game, Player, Seat
+from games.models import Player
 from games.rules import Rules
 from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
@@ -103,17 +103,22 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
 def render_game(
     request: HtmxHttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
+    """The table at ``snapshot``'s version for this request's viewer: the whole page, or for
+    htmx the answer of templates/games/answer.html."""
     viewer = player_for(request)
     feedback = selectors.decision_feedback(
         snapshot.game, next((s.position for s in snapshot.seats if viewer.owns(s)), None)
     )
     if request.htmx:
-        # The same shared fragment the room's sockets get, plus this request's message
-        # and (on a table with feedback) the coach's word on this person's last decision.
-        flash = rendering.flash(error)
-        if snapshot.game.feedback:
-            flash += render_to_string("games/room.html#feedback", {"feedback": feedback})
-        return HttpResponse(rendering.live_message(snapshot, viewer) + flash, status=status)
+        context: dict[str, object] = {
+            "board": rendering.live_board(snapshot, viewer),
+            "announcement": rendering.announce(snapshot, viewer),
+            "marker": rendering.seat_marker(snapshot, viewer),
+            "flash": rendering.flash(error),
+            "feedback_shown": snapshot.game.feedback,
+            "feedback": feedback,
+        }
+        return render(request, "games/answer.html", context, status=status)
     context = {
         "feedback": feedback,
         "g": selectors.snapshot_view(snapshot, viewer),
@@ -138,25 +143,27 @@ def game_state(request: HtmxHttpRequest, code: str) -> JsonResponse:
     return JsonResponse(selectors.state_json(game_or_404(code)))
 
 
-def _act(
+def act(
     request: HtmxHttpRequest,
     code: str,
     form_class: type[VersionForm],
-    service: Callable[..., Game | Seat],
+    service: Callable[..., Snapshot],
     arguments: Callable[[Any], dict[str, Any]] = lambda form: {},
     player: Callable[[Any], Player] | None = None,
 ) -> HttpResponse:
     """Run one game action from a POSTed form and answer with the table as it now stands.
 
     ``service`` is called with the game's code, the acting player, the version the form was
-    made against and whatever ``arguments`` reads from the form.
+    made against and whatever ``arguments`` reads from the form; it returns the snapshot of
+    the version it committed and announced, and the answer is rendered from that value
+    (its boards were rendered once, when it was announced).
     """
     form = form_class(request.POST)
     if not form.is_valid():
         return render_game(request, snapshot_or_404(code), error=form_error(form), status=400)
     actor = player(form) if player else player_for(request)
     try:
-        changed = service(
+        snapshot = service(
             code=code, player=actor, version=form.cleaned_data["version"], **arguments(form)
         )
     except GameNotFound:
@@ -167,9 +174,7 @@ def _act(
         )
     if not request.htmx:
         return redirect("game", code=code)
-    version = (changed if isinstance(changed, Game) else changed.game).version
-    # The snapshot this change was announced with, if this process heard it; else reload.
-    return render_game(request, snapshot_or_404(code, version))
+    return render_game(request, snapshot)
 
 
 @require_POST
@@ -180,7 +185,7 @@ def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
             return remember_guest(request, form.cleaned_data.get("name", ""))
         return known
 
-    return _act(
+    return act(
         request,
         code,
         JoinForm,
@@ -192,7 +197,7 @@ def game_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def seat_set_client_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(
+    return act(
         request,
         code,
         SeedForm,
@@ -203,7 +208,7 @@ def seat_set_client_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def game_add_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(
+    return act(
         request,
         code,
         AddBotForm,
@@ -214,7 +219,7 @@ def game_add_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def game_remove_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(
+    return act(
         request,
         code,
         RemoveBotForm,
@@ -225,37 +230,37 @@ def game_remove_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def game_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, VersionForm, services.game_leave)
+    return act(request, code, VersionForm, services.game_leave)
 
 
 @require_POST
 def turn_takeover(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, VersionForm, services.turn_takeover)
+    return act(request, code, VersionForm, services.turn_takeover)
 
 
 @require_POST
 def seat_return(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, VersionForm, services.seat_return)
+    return act(request, code, VersionForm, services.seat_return)
 
 
 @require_POST
 def game_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, VersionForm, services.game_start)
+    return act(request, code, VersionForm, services.game_start)
 
 
 @require_POST
 def turn_roll(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, VersionForm, services.turn_roll)
+    return act(request, code, VersionForm, services.turn_roll)
 
 
 @require_POST
 def turn_keep(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, KeepForm, services.turn_keep, lambda f: {"held": f.held_flags()})
+    return act(request, code, KeepForm, services.turn_keep, lambda f: {"held": f.held_flags()})
 
 
 @require_POST
 def turn_score(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return _act(
+    return act(
         request, code, ScoreForm, services.turn_score, lambda f: {"category": f.category_value()}
     )
 
@@ -271,7 +276,5 @@ def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
             request, snapshot_or_404(code), error=str(error), status=status_of(error)
         )
     if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = new.get_absolute_url()
-        return response
+        return HttpResponseClientRedirect(new.get_absolute_url())
     return redirect(new)
