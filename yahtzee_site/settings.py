@@ -262,8 +262,14 @@ LOGGING = {
 
 # Limits on abuse (games/limits.py), counted per client in the default cache (so across
 # processes at scale): a client over one gets 429 and when to retry. Rates are count/period.
-LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")  # per address and username
-LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")  # per address and username
+# Failed log-ins (site and admin) per address and username, and per address; per username
+# from anywhere, which refuses only addresses that failed on it (never the owner elsewhere).
+LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")
+LIMIT_LOGIN_FAILURES_PER_IP = env_rate("LIMIT_LOGIN_FAILURES_PER_IP", "30/5m")
+LIMIT_LOGIN_FAILURES_PER_USERNAME = env_rate("LIMIT_LOGIN_FAILURES_PER_USERNAME", "100/h")
+# Refused sign-ups per address and username, and per address.
+LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")
+LIMIT_SIGNUP_FAILURES_PER_IP = env_rate("LIMIT_SIGNUP_FAILURES_PER_IP", "30/5m")
 LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
 LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
 LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
