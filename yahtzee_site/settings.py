@@ -253,11 +253,28 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# One console handler for every record, with the level and the logger's name on each line.
+# A request refused for the client's fault (too many fields, a Host not allowed, …) is one
+# WARNING line, never a traceback (yahtzee_site/client_error_logs.py); a 500 keeps its
+# traceback at ERROR. Django's records go there too, not to its own console and e-mail
+# handlers, which would see them before the filter (and print each twice with DEBUG on).
+log_level = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "filters": {
+        "client_errors": {"()": "yahtzee_site.client_error_logs.ClientErrorsAsWarnings"},
+    },
+    "formatters": {"line": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["client_errors"],
+            "formatter": "line",
+        },
+    },
+    "loggers": {"django": {"handlers": [], "level": log_level}},
+    "root": {"handlers": ["console"], "level": log_level},
 }
 
 # Limits on abuse (games/limits.py), counted per client in the default cache (so across
