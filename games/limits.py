@@ -10,8 +10,12 @@ The rates are settings, each read from the environment variable of the same name
 (``yahtzee_site/settings.py``; README, "Configuration" and "Security"):
 
 - ``LIMIT_LOGIN_FAILURES`` (``10/5m``): failed log-ins, on the site's page and on
-  ``/admin/`` alike, per client address and per username;
+  ``/admin/`` alike (they share the counts), per client address and username;
+  ``LIMIT_LOGIN_FAILURES_PER_IP`` (``30/5m``): per client address, whatever the names;
+  ``LIMIT_LOGIN_FAILURES_PER_USERNAME`` (``100/h``): per username, from anywhere, but
+  refusing only the addresses that have themselves failed on that name in its window;
 - ``LIMIT_SIGNUP_FAILURES`` (``10/5m``): refused sign-ups, per client address and username;
+  ``LIMIT_SIGNUP_FAILURES_PER_IP`` (``30/5m``): per client address, whatever the names;
 - ``LIMIT_TABLES_PER_SESSION`` (``5/m``), ``LIMIT_TABLES_PER_IP`` (``10/m``): tables opened;
 - ``LIMIT_POSTS_PER_SESSION`` (``300/m``): POSTs of any kind per session (per address for
   a client without one), far more than the fastest player sends.
@@ -21,6 +25,13 @@ each append to ``X-Forwarded-For``, the address the outermost of them saw; IPv6 
 count per /64 (one host's usual share). ``LIMITS_EXEMPT_IPS`` lists addresses (or networks)
 that are never limited: the load benchmark's clients on 127.0.0.1, which open a hundred
 tables in a second.
+
+Usernames are public (histories, the leaderboard), so no count a stranger can fill may
+refuse a name's owner: failures count per (address, name) and per address, and the
+name-wide count (a crowd of addresses guessing one password) holds back only the addresses
+among that crowd. An address that has not failed on a name always gets to try it, as in
+django-axes' lock-out by username and address. Sign-ups have no name-wide count: a name
+that is taken is public already, so probing it from many addresses learns nothing.
 """
 
 from __future__ import annotations
@@ -73,14 +84,62 @@ class Limit:
         usage = self._usage(request, value, increment=False)
         return _wait(usage) if usage and usage["count"] >= usage["limit"] else None
 
+    def count(self, request: HttpRequest, value: str) -> int:
+        """Count nothing: how many ``value`` has in its current window."""
+        usage = self._usage(request, value, increment=False)
+        return int(usage["count"]) if usage else 0
+
 
 def _wait(usage: dict) -> int:
     # The window's end; at least a second (a cache that failed answers -1: try again soon).
     return max(1, int(usage["time_left"]))
 
 
-LOGIN_FAILURES = Limit("login-failures", "LIMIT_LOGIN_FAILURES")
-SIGNUP_FAILURES = Limit("signup-failures", "LIMIT_SIGNUP_FAILURES")
+@dataclass(frozen=True)
+class FailureLimits:
+    """Failures of one kind (log-ins, sign-ups) counted per (address, name) and per address;
+    with ``per_name``, also per name from anywhere, which refuses only an address that has
+    failed on that name itself: ``failed_here`` counts those failures per (address, name) in
+    windows as long as ``per_name``'s."""
+
+    per_address_and_name: Limit
+    per_address: Limit
+    per_name: Limit | None = None
+    failed_here: Limit | None = None
+
+    def wait(self, request: HttpRequest, username: object) -> int | None:
+        """Count nothing: the seconds to wait before this request may try, if any."""
+        address, name = _ip_value(request), _username_value(username)
+        waits = [self.per_address.spent(request, address)]
+        if name:
+            pair = f"{address} {name}"
+            waits.append(self.per_address_and_name.spent(request, pair))
+            if self.per_name and self.failed_here and self.failed_here.count(request, pair):
+                waits.append(self.per_name.spent(request, name))
+        return _longest(waits)
+
+    def fail(self, request: HttpRequest, username: object) -> None:
+        """Count one failure of this request's address on ``username``."""
+        address, name = _ip_value(request), _username_value(username)
+        self.per_address.hit(request, address)
+        if name:
+            pair = f"{address} {name}"
+            self.per_address_and_name.hit(request, pair)
+            if self.per_name and self.failed_here:
+                self.per_name.hit(request, name)
+                self.failed_here.hit(request, pair)
+
+
+LOGIN_FAILURES = FailureLimits(
+    per_address_and_name=Limit("login-failures", "LIMIT_LOGIN_FAILURES"),
+    per_address=Limit("login-failures-per-ip", "LIMIT_LOGIN_FAILURES_PER_IP"),
+    per_name=Limit("login-failures-per-username", "LIMIT_LOGIN_FAILURES_PER_USERNAME"),
+    failed_here=Limit("login-failures-here", "LIMIT_LOGIN_FAILURES_PER_USERNAME"),
+)
+SIGNUP_FAILURES = FailureLimits(
+    per_address_and_name=Limit("signup-failures", "LIMIT_SIGNUP_FAILURES"),
+    per_address=Limit("signup-failures-per-ip", "LIMIT_SIGNUP_FAILURES_PER_IP"),
+)
 TABLES_PER_SESSION = Limit("tables-per-session", "LIMIT_TABLES_PER_SESSION")
 TABLES_PER_IP = Limit("tables-per-ip", "LIMIT_TABLES_PER_IP")
 POSTS_PER_SESSION = Limit("posts-per-session", "LIMIT_POSTS_PER_SESSION")
@@ -155,10 +214,6 @@ def is_exempt(request: HttpRequest) -> bool:
     return any(ip in ipaddress.ip_network(network, strict=False) for network in exempt)
 
 
-def _address_and_name(request: HttpRequest, username: object) -> list[str]:
-    return [value for value in (_ip_value(request), _username_value(username)) if value]
-
-
 def _posted_username(request: HttpRequest) -> object:
     return request.POST.get(get_user_model().USERNAME_FIELD, "")
 
@@ -203,15 +258,15 @@ def too_many_requests(request: HttpRequest, wait: int) -> HttpResponse:
 
 
 def limit_failed_logins(view: View) -> View:
-    """A log-in view (the site's, the admin's) refuses a POST with 429 once its address or
-    the username it names has ``LIMIT_LOGIN_FAILURES`` failures; the failures are counted
-    by :func:`count_failed_login`, whatever page they came from."""
+    """A log-in view (the site's, the admin's) refuses a POST with 429 once its address has
+    too many failures on the username it names, or on any names, or has failed on a name
+    that too many addresses have failed on (:class:`FailureLimits`); the failures are
+    counted by :func:`count_failed_login`, whatever page they came from."""
 
     @wraps(view)
     def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method == "POST" and not is_exempt(request):
-            values = _address_and_name(request, _posted_username(request))
-            wait = _longest(LOGIN_FAILURES.spent(request, value) for value in values)
+            wait = LOGIN_FAILURES.wait(request, _posted_username(request))
             if wait:
                 return too_many_requests(request, wait)
         return view(request, *args, **kwargs)
@@ -226,27 +281,24 @@ def count_failed_login(
     """Every failed ``authenticate()`` of a request counts for its address and username."""
     if request is None or is_exempt(request):
         return
-    username = credentials.get(get_user_model().USERNAME_FIELD, "")
-    for value in _address_and_name(request, username):
-        LOGIN_FAILURES.hit(request, value)
+    LOGIN_FAILURES.fail(request, credentials.get(get_user_model().USERNAME_FIELD, ""))
 
 
 def limit_failed_signups(view: View) -> View:
-    """The sign-up view refuses a POST with 429 once its address or the username it asks
-    for has ``LIMIT_SIGNUP_FAILURES`` refused sign-ups (which the view answers with 400)."""
+    """The sign-up view refuses a POST with 429 once its address has too many refused
+    sign-ups (which the view answers with 400) for the username it asks for, or for any."""
 
     @wraps(view)
     def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method != "POST" or is_exempt(request):
             return view(request, *args, **kwargs)
-        values = _address_and_name(request, _posted_username(request))
-        wait = _longest(SIGNUP_FAILURES.spent(request, value) for value in values)
+        username = _posted_username(request)
+        wait = SIGNUP_FAILURES.wait(request, username)
         if wait:
             return too_many_requests(request, wait)
         response = view(request, *args, **kwargs)
         if response.status_code == 400:
-            for value in values:
-                SIGNUP_FAILURES.hit(request, value)
+            SIGNUP_FAILURES.fail(request, username)
         return response
 
     return limited

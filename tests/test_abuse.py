@@ -90,10 +90,12 @@ def logged_in(client: Client) -> bool:
 # -- logging in ---------------------------------------------------------------------------
 
 
-def test_an_address_gets_ten_failed_log_ins_then_429_even_with_the_right_password(alice):
+def test_an_address_gets_ten_failed_log_ins_on_a_name_then_429_even_with_the_right_password(
+    alice,
+):
     client = browser()
-    for attempt in range(10):
-        refused = log_in(client, f"nobody{attempt}")
+    for _ in range(10):
+        refused = log_in(client, "alice")
         assert refused.status_code == 200
         assert "correct username and password" in refused.content.decode()
     blocked = log_in(client, "alice", PASSWORD)
@@ -105,14 +107,14 @@ def test_an_address_gets_ten_failed_log_ins_then_429_even_with_the_right_passwor
     assert logged_in(other)
 
 
-def test_a_username_gets_ten_failed_log_ins_from_anywhere_then_429(alice, bob):
-    for attempt in range(10):
-        assert log_in(browser(f"198.51.100.{attempt + 1}"), "alice").status_code == 200
-    fresh = browser("198.51.100.200")
-    assert retry_after(log_in(fresh, "alice", PASSWORD)) <= 5 * 60
-    assert retry_after(log_in(fresh, " ALICE ", PASSWORD))  # the same name, however typed
-    assert not logged_in(fresh)
-    assert log_in(fresh, "bob", PASSWORD).status_code == 302
+def test_a_name_counts_the_same_however_it_is_typed(alice, bob):
+    client = browser()
+    for typed in ["alice", " ALICE ", "Alice", "alice  "] * 2 + ["ALICE", "alice"]:
+        assert log_in(client, typed).status_code == 200
+    assert retry_after(log_in(client, "alice", PASSWORD)) <= 5 * 60
+    assert retry_after(log_in(client, " ALICE ", PASSWORD))
+    assert not logged_in(client)
+    assert log_in(client, "bob", PASSWORD).status_code == 302  # another name is not held
 
 
 def test_right_passwords_do_not_count_as_failures(alice):
@@ -127,9 +129,9 @@ def test_the_admin_log_in_shares_the_limit_on_failures(alice):
     alice.is_staff = alice.is_superuser = True
     alice.save()
     client = browser()
-    for attempt in range(5):
-        assert log_in(client, f"nobody{attempt}").status_code == 200
-        assert log_in(client, f"nobody{attempt}", path="/admin/login/").status_code == 200
+    for _ in range(5):
+        assert log_in(client, "alice").status_code == 200
+        assert log_in(client, "alice", path="/admin/login/").status_code == 200
     blocked = log_in(client, "alice", PASSWORD, path="/admin/login/")
     assert retry_after(blocked)
     assert not logged_in(client)
@@ -140,8 +142,8 @@ def test_the_wait_is_over_when_the_window_has_passed(alice, monkeypatch):
     import django_ratelimit.core
 
     client = browser()
-    for attempt in range(10):
-        log_in(client, f"nobody{attempt}")
+    for _ in range(10):
+        log_in(client, "alice")
     wait = retry_after(log_in(client, "alice", PASSWORD))
     later = time.time() + wait + 1
     monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: later))
@@ -158,21 +160,13 @@ def sign_up(client: Client, username: str, confirmation: str = PASSWORD):
     )
 
 
-def test_an_address_gets_ten_refused_sign_ups_then_429_and_no_account():
+def test_an_address_gets_ten_refused_sign_ups_for_a_name_then_429_and_no_account():
     client = browser()
-    for attempt in range(10):
-        assert sign_up(client, f"newcomer{attempt}", confirmation="different").status_code == 400
+    for _ in range(10):
+        assert sign_up(client, "newcomer", confirmation="different").status_code == 400
     assert retry_after(sign_up(client, "newcomer"))
     assert not get_user_model().objects.exists()
     assert sign_up(browser("203.0.113.9"), "newcomer").status_code == 302
-
-
-def test_a_username_gets_ten_refused_sign_ups_then_429(alice):
-    # Probing whether an account exists: "alice" is taken.
-    for attempt in range(10):
-        assert sign_up(browser(f"198.51.100.{attempt + 1}"), "alice").status_code == 400
-    assert retry_after(sign_up(browser("198.51.100.99"), "alice"))
-    assert sign_up(browser("198.51.100.99"), "alina").status_code == 302
 
 
 # -- opening tables -------------------------------------------------------------------------
@@ -239,7 +233,7 @@ def test_a_made_up_session_cookie_does_not_start_a_fresh_count(settings):
 def test_x_forwarded_for_is_ignored_unless_a_proxy_is_trusted(alice):
     for attempt in range(10):
         spoofed = browser(**{"X-Forwarded-For": f"192.0.2.{attempt}"})
-        assert log_in(spoofed, f"nobody{attempt}").status_code == 200
+        assert log_in(spoofed, "alice").status_code == 200
     assert retry_after(log_in(browser(**{"X-Forwarded-For": "192.0.2.99"}), "alice", PASSWORD))
 
 
@@ -249,7 +243,7 @@ def test_behind_a_trusted_proxy_clients_are_told_apart_by_what_the_proxy_saw(set
     for attempt in range(10):
         # The client writes the left entries; the proxy appends the address it saw.
         client = browser(proxy, **{"X-Forwarded-For": f"192.0.2.{attempt}, 203.0.113.7"})
-        assert log_in(client, f"nobody{attempt}").status_code == 200
+        assert log_in(client, "alice").status_code == 200
     blocked = browser(proxy, **{"X-Forwarded-For": "203.0.113.7"})
     assert retry_after(log_in(blocked, "alice", PASSWORD))
     neighbour = browser(proxy, **{"X-Forwarded-For": "203.0.113.8"})

@@ -253,17 +253,40 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# One console handler for every record, with the level and the logger's name on each line.
+# A request refused for the client's fault (too many fields, a Host not allowed, …) is one
+# WARNING line, never a traceback (yahtzee_site/client_error_logs.py); a 500 keeps its
+# traceback at ERROR. Django's records go there too, not to its own console and e-mail
+# handlers, which would see them before the filter (and print each twice with DEBUG on).
+log_level = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "filters": {
+        "client_errors": {"()": "yahtzee_site.client_error_logs.ClientErrorsAsWarnings"},
+    },
+    "formatters": {"line": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["client_errors"],
+            "formatter": "line",
+        },
+    },
+    "loggers": {"django": {"handlers": [], "level": log_level}},
+    "root": {"handlers": ["console"], "level": log_level},
 }
 
 # Limits on abuse (games/limits.py), counted per client in the default cache (so across
 # processes at scale): a client over one gets 429 and when to retry. Rates are count/period.
-LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")  # per address and username
-LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")  # per address and username
+# Failed log-ins (site and admin) per address and username, and per address; per username
+# from anywhere, which refuses only addresses that failed on it (never the owner elsewhere).
+LIMIT_LOGIN_FAILURES = env_rate("LIMIT_LOGIN_FAILURES", "10/5m")
+LIMIT_LOGIN_FAILURES_PER_IP = env_rate("LIMIT_LOGIN_FAILURES_PER_IP", "30/5m")
+LIMIT_LOGIN_FAILURES_PER_USERNAME = env_rate("LIMIT_LOGIN_FAILURES_PER_USERNAME", "100/h")
+# Refused sign-ups per address and username, and per address.
+LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")
+LIMIT_SIGNUP_FAILURES_PER_IP = env_rate("LIMIT_SIGNUP_FAILURES_PER_IP", "30/5m")
 LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
 LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
 LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
