@@ -373,22 +373,6 @@ def test_a_late_second_look_at_the_same_version_changes_nothing(blitz, frozen_cl
     assert snapshot(blitz) == after
 
 
-def test_a_move_made_as_the_clock_fires_wins_and_the_expiry_changes_nothing(
-    blitz, ann, frozen_clock, settings
-):
-    settings.BOT_DELAY_SECONDS = 1  # as in production: due work waits for the sweep
-    frozen_clock.advance(seconds=30)  # the very moment the clock runs out
-    ((code, version),) = jobs.claim(frozen_clock.now())  # a process takes the expiry at v
-    services.turn_roll(code=blitz.code, player=ann, version=version)  # Alice commits first
-    after = snapshot(blitz)
-
-    jobs.run(code, version)
-
-    assert snapshot(blitz) == after
-    assert seat_of(blitz, 0).status == "playing"
-    assert not Move.objects.filter(game=blitz, by_coach=True).exists()
-
-
 def test_work_left_by_a_killed_process_is_done_when_its_lease_runs_out(blitz, frozen_clock):
     frozen_clock.advance(seconds=31)
     jobs.claim(frozen_clock.now())  # claimed, then the process was killed before acting

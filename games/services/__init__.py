@@ -21,7 +21,14 @@ engine decide, save, log the move, and announce the new version once it has comm
 from games.models import Player
 from games.services.absence import coach_stands_in, seat_return, turn_takeover
 from games.services.accounts import account_email_change, account_language_set, guest_seats_claim
-from games.services.errors import STALE, GameError, GameNotFound, NotAllowed, StaleAction
+from games.services.errors import (
+    STALE,
+    GameError,
+    GameNotFound,
+    NotAllowed,
+    OutOfTime,
+    StaleAction,
+)
 from games.services.lobby import (
     game_add_bot,
     game_create,
@@ -47,6 +54,7 @@ __all__ = [
     "GameError",
     "GameNotFound",
     "NotAllowed",
+    "OutOfTime",
     "Player",
     "StaleAction",
     "account_email_change",

@@ -107,7 +107,11 @@ def own_seat(seats: list[Seat], player: Player) -> Seat:
 
 @transaction.atomic
 def turn_expire(*, code: str, version: int | None) -> Snapshot:
-    """The clock of a person's turn ran out: their seat is away and the coach plays on."""
+    """The clock of a person's turn ran out: their seat is away and the coach plays on.
+
+    Done by the sweep when it finds the deadline passed, or by the person's own move when
+    it arrives too late (:mod:`games.services.turns`); the version check lets only the
+    first of the two happen."""
     game, seats, state = playing_game(code, version)
     assert state.current_seat is not None  # a game in play has a seat on turn
     seat = seats[state.current_seat]

@@ -4,6 +4,11 @@ A move made against the version this process already holds (``committed.at``) st
 that copy and writes ``UPDATE ... WHERE version = v`` instead of locking and reading the
 game back; any other move locks the game row first. Either way the engine decides, the
 move is logged, and the new version is announced once the transaction commits.
+
+A person's move is judged against the turn's clock when it arrives, not when the sweep
+next looks: at the deadline or after it, the move is refused (:class:`OutOfTime`) and the
+turn expires in the same transaction, as the sweep's expiry would have done it, so the
+table ends up the same whichever came first.
 """
 
 from __future__ import annotations
@@ -23,15 +28,27 @@ from games.row_copies import copy_row, row_from_values
 from games.rules import Category, IllegalMove, is_yahtzee
 from games.services import move_writes
 from games.services.dice_supply import dice_supply
-from games.services.errors import STALE, GameError, NotAllowed, StaleAction
+from games.services.errors import (
+    OUT_OF_TIME,
+    STALE,
+    GameError,
+    NotAllowed,
+    OutOfTime,
+    StaleAction,
+)
 from games.services.ratings import game_rate
-from games.services.turn_clock import PLAN_FIELDS, plan
+from games.services.turn_clock import PLAN_FIELDS, plan, turn_expire
 from games.services.writes import announce, check_version, locked_game
 from games.snapshots import Snapshot, recent_moves_after
 from games.words import refused_move_words
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
 SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status")  # what a move changes
+
+
+class _TimeRanOut(Exception):
+    """The person's move came when their turn's clock had run out (raised before the move
+    writes anything; :func:`_on_the_clock` turns it into the expiry and the refusal)."""
 
 
 def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
@@ -91,6 +108,9 @@ def _play(
             raise NotAllowed(
                 gettext("It is %(name)s's turn, not yours.") % {"name": seats[on_turn].display_name}
             )
+        # Judged as it arrives: at the deadline the turn is over (as for the sweep's expiry).
+        if game.turn_deadline is not None and game.turn_deadline <= clock.now():
+            raise _TimeRanOut
         if seat.status == Seat.Status.AWAY:  # any action of the person: back from away
             seat.status = Seat.Status.PLAYING
             changed_seats = [seat]
@@ -161,20 +181,35 @@ def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat
     return seats
 
 
-@transaction.atomic
+def _on_the_clock(code: str, version: int | None, play: Callable[[], Snapshot]) -> Snapshot:
+    """A person's move in its transaction. If it came too late, the turn expires in that
+    same transaction instead (the row locked and its version checked, so the sweep's
+    expiry, before or after, cannot happen as well), and once that has committed and been
+    announced, the move is refused."""
+    with transaction.atomic():
+        try:
+            return play()
+        except _TimeRanOut:  # nothing written yet
+            turn_expire(code=code, version=version)
+    raise OutOfTime(gettext(OUT_OF_TIME))
+
+
 def turn_roll(
     *, code: str, player: Player, version: int | None, rng: DiceSource | None = None
 ) -> Snapshot:
     """Roll every die not kept; at most three rolls a turn."""
-    return _play(code, player, version, engine.Roll, rng)
+    return _on_the_clock(code, version, lambda: _play(code, player, version, engine.Roll, rng))
 
 
-@transaction.atomic
 def turn_keep(
     *, code: str, player: Player, version: int | None, held: tuple[bool, ...]
 ) -> Snapshot:
     """Choose which dice stay on the table for the next roll."""
-    return _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held)))
+    return _on_the_clock(
+        code,
+        version,
+        lambda: _play(code, player, version, lambda seat: engine.Keep(seat, tuple(held))),
+    )
 
 
 @transaction.atomic
@@ -185,7 +220,10 @@ def turn_coach(
     return _play(code, None, version, lambda seat: action, rng)
 
 
-@transaction.atomic
 def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Snapshot:
     """Fill one box with the dice on the table; the turn passes on."""
-    return _play(code, player, version, lambda seat: engine.Score(seat, category))
+    return _on_the_clock(
+        code,
+        version,
+        lambda: _play(code, player, version, lambda seat: engine.Score(seat, category)),
+    )

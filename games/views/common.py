@@ -12,7 +12,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games import selectors
 from games.models import Game, Player
-from games.services import GameError, GameNotFound, NotAllowed, StaleAction
+from games.services import GameError, GameNotFound, NotAllowed, OutOfTime, StaleAction
 from games.snapshots import Snapshot
 
 # The HTTP status of each kind of refusal (services know nothing of HTTP).
@@ -20,6 +20,7 @@ STATUS_OF_ERROR: dict[type[GameError], int] = {
     GameNotFound: 404,
     NotAllowed: 403,
     StaleAction: 409,
+    OutOfTime: 409,  # the table moved on: the coach is finishing the turn
 }
 
 
