@@ -433,7 +433,7 @@ def test_a_rematch_lets_each_persons_page_propose_their_own_seed(
     page = alice_client.get(f"/g/{rematch.code}/").content.decode()
     seed_input = re.search(r'<input id="client-seed"[^>]*>', page).group(0)
     assert 'value=""' in seed_input and "data-propose-seed data-send-seed" in seed_input
-    browser_seed = "0123456789abcdef0123456789abcdef"  # what game.js puts in the form
+    browser_seed = "0123456789abcdef0123456789abcdef"  # what static/js/seeds.js puts in the form
     alice_client.post(
         f"/g/{rematch.code}/seed/",
         {"client_seed": browser_seed, "version": version_of(rematch)},

@@ -188,7 +188,7 @@ def test_no_page_or_script_draws_a_pictograph_from_the_systems_fonts():
     and say in words what they mean. A tab's title can only be text: its turn cue may
     be a plain triangle."""
     root = Path(settings.BASE_DIR)
-    sources = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").glob("*.js")]
+    sources = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").rglob("*.js")]
     drawn_by_fonts = []
     for source in sources:
         for number, line in enumerate(source.read_text().splitlines(), start=1):

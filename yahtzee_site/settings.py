@@ -202,7 +202,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "yahtzee_site.static_files.HashedStaticFilesStorage"
         )
     },
 }

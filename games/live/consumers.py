@@ -54,7 +54,7 @@ CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be relo
 REORDER_WAIT_SECONDS = 1.0
 NO_GAME = gettext_lazy("There is no game with that link.")
 # Close reasons, in the socket's language. The page itself says what a close code means
-# (static/js/game.js); a reason reaches only a browser's developer tools, or none (daphne
+# (static/js/room/socket.js); a reason reaches only a browser's developer tools, or none (daphne
 # drops it).
 TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")

@@ -2,9 +2,9 @@
 fit a phone, measured in the browser.
 
 The board is rendered once for everyone who shares its viewpoint, so the page itself puts
-the reader's column first (static/js/game.js): on a 360 px phone a player in seat 1 finds
-their own column right after the box names, on their first page and after every live push
-of the other player's moves, with every score under the right name; on a desktop the
+the reader's column first (static/js/room/layout.js): on a 360 px phone a player in seat 1
+finds their own column right after the box names, on their first page and after every live
+push of the other player's moves, with every score under the right name; on a desktop the
 columns stay in seat order. The home page's selects read whole at 320 and 360 px, and the
 site's header never breaks a link in two."""
 

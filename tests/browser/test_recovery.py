@@ -143,7 +143,8 @@ def test_both_pages_recover_from_a_server_restart_mid_turn_without_losing_a_scor
 
 def test_a_socket_closed_as_going_away_reconnects_and_the_page_stays_live(person, server):
     """A proxy or server that says goodbye cleanly (1000, 1001, 1005) is not retried by the
-    htmx ws extension (it only retries 1006, 1011, 1012, 1013): static/js/game.js must."""
+    htmx ws extension (it only retries 1006, 1011, 1012, 1013): static/js/room/socket.js
+    must."""
     rosa, sami, _ = two_players_playing(person)
     connections = []
 
