@@ -44,7 +44,7 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.support import live
+from bench import live
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TIMELINE_WINDOW = 10.0  # seconds

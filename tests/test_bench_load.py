@@ -16,8 +16,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bench import bench_load
-from tests.support import live
+from bench import bench_load, live
 
 
 def figures(**changes: object) -> dict:

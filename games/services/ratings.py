@@ -12,12 +12,11 @@ from openskill.models import PlackettLuce
 from games.models import BotLevel, Game, Rating, Seat
 
 MODEL = PlackettLuce()
-LEFT_STATUSES = frozenset({"left", "abandoned", "gone"})
 
 
 def has_left(seat: Seat) -> bool:
-    """Whether the seat gave up the game (when seats record that)."""
-    return getattr(seat, "status", "") in LEFT_STATUSES
+    """Whether the seat's player left the game (the coach played it to the end)."""
+    return seat.status == Seat.Status.LEFT
 
 
 def rating_ranks(results: Sequence[tuple[int, bool]]) -> list[int]:

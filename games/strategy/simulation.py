@@ -148,15 +148,6 @@ class MatchResult:
         return centre - half, centre + half
 
 
-def play_match(
-    advisor: Advisor, rng: random.Random, bot: str, versus: str, bot_seat: int
-) -> engine.GameState:
-    """One heads-up game through the engine from the roll-off: ``bot`` in ``bot_seat``,
-    ``versus`` in the other; the final state."""
-    state = engine.start(2, advisor.rules, rng)
-    return _play_out(advisor, state, rng, {bot_seat: bot, 1 - bot_seat: versus})
-
-
 #: Policies that play like ``optimal`` until the last HORIZON rounds (so those rounds can be
 #: played for every game at once in lock step, see :func:`_early_cards`).
 OPTIMAL_UNTIL_THE_END = frozenset({"optimal", "win"})

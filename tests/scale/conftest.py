@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import live
+from bench import live
 
 SCALE = os.environ.get("YAHTZEE_SCALE") == "1"
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from tests.support import live
+from bench import live
 
 PATIENCE = 60.0  # how long a page may take to see what the processes did, at most
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from tests.support import live
+from bench import live
 
 SOCKET_TIMEOUT = 30.0
 IDLE_SECONDS = 8.0

@@ -8,7 +8,7 @@ import asyncio
 
 import psycopg
 
-from tests.support import live
+from bench import live
 
 PAGES = 60
 WAIT_SECONDS = 60.0

@@ -1,1 +1,0 @@
-"""Helpers the tests share with the benchmarks: real servers and real clients."""
