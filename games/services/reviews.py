@@ -9,6 +9,8 @@ from ..models import Game
 from .errors import GameError
 from .writes import bump, locked_game
 
+SEAT_REVIEW_FIELDS = ("review_decisions", "review_loss", "play_worth", "luck")
+
 
 @transaction.atomic
 def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int, float]) -> Game:
@@ -19,9 +21,19 @@ def review_store(*, code: str, review: dict[str, object], mean_losses: dict[int,
     if game.review is not None:
         return game  # reviewed already (by another process): nothing to do twice
     game.review = review
-    for seat in game.seats.filter(position__in=list(mean_losses)):
-        seat.mean_loss = mean_losses[seat.position]
-        seat.save(update_fields=["mean_loss"])
+    reviewed = review.get("seats", {})
+    assert isinstance(reviewed, dict)
+    positions = {*mean_losses, *(int(p) for p in reviewed)}
+    for seat in game.seats.filter(position__in=positions):
+        # Its figures kept on the seat too, for the history's sums (selectors/history.py).
+        figures = reviewed.get(str(seat.position)) or {}
+        skill = figures.get("skill") or {}
+        seat.mean_loss = mean_losses.get(seat.position, seat.mean_loss)
+        seat.review_decisions = len(figures.get("decisions", ()))
+        seat.review_loss = figures.get("total_loss")
+        seat.play_worth = skill.get("play_worth")
+        seat.luck = skill.get("luck")
+        seat.save(update_fields=[*SEAT_REVIEW_FIELDS, "mean_loss"])
     game.due_at = None
     bump(game, "review", "due_at")
     return game

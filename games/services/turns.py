@@ -30,7 +30,8 @@ from .ratings import game_rate
 from .writes import announce, check_version, dice, locked_game
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
-SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status")  # what a move changes
+# What a move changes (the upper bonus only as the game finishes, for the history's sums).
+SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status", "upper_bonus")
 
 
 def _acting_seat(game: Game, seats: list[Seat], player: Player, version: int | None) -> Seat:
@@ -158,6 +159,7 @@ def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat
         seat = seats[standing.seat]
         seat.place = standing.place
         seat.total = standing.total
+        seat.upper_bonus = state.cards[standing.seat].upper_bonus
     return seats
 
 
