@@ -20,8 +20,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -338,7 +339,24 @@ def game_rematch(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
-    data = selectors.user_history(username)
+    """A player's figures and charts, and one page of their games (``?page=N``, 1 the newest)."""
+    raw = request.GET.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 0
+    if page < 1:
+        message = gettext("That is not a page of games: pages are numbered 1, 2, 3 and on.")
+        first = reverse("history", args=[username])
+        return render(request, "400.html", {"message": message, "first": first}, status=400)
+    try:
+        data = selectors.user_history(username, page=page)
+    except selectors.NoSuchPage as error:
+        raise Http404(
+            ngettext(
+                "There is no page %(page)d: %(name)s’s games fill %(pages)d page.",
+                "There is no page %(page)d: %(name)s’s games fill %(pages)d pages.",
+                error.pages,
+            )
+            % {"page": page, "name": username, "pages": error.pages}
+        ) from None
     if data is None:
         raise Http404(gettext("No player by that name."))
     user = data.username

@@ -27,7 +27,15 @@ from .board import (
 from .coach import BoxHint, Hints, choice_words, hints_for
 from .fairness import RollRow, VerifyView, moves_json, verify_view
 from .feedback import FeedbackView, decision_feedback
-from .history import History, HistoryEntry, line_chart, loss_chart, score_chart, user_history
+from .history import (
+    History,
+    HistoryEntry,
+    NoSuchPage,
+    line_chart,
+    loss_chart,
+    score_chart,
+    user_history,
+)
 from .presence import PresenceView, presence_view
 from .ratings import (
     MIN_RATED_GAMES,
@@ -67,6 +75,7 @@ __all__ = [
     "HistoryEntry",
     "LeaderRow",
     "MomentView",
+    "NoSuchPage",
     "PresenceView",
     "RatingView",
     "ReplayView",
