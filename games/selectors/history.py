@@ -232,7 +232,8 @@ def chart_points(
         params = (block, *params)
     with connections[seats.db].cursor() as cursor:
         cursor.execute(sql, params)
-        return [row[-1] for row in cursor.fetchall()], block
+        # float: PostgreSQL's AVG of integers is a Decimal.
+        return [float(row[-1]) for row in cursor.fetchall()], block
 
 
 def score_chart_of(seats: QuerySet[Seat], count: int) -> dict[str, object] | None:
