@@ -119,3 +119,10 @@ bench-load: install
 			$(BIN)/python -m bench.bench_load --mode scale --app $$app --rooms 100 --rate 100 \
 			--duration 60 || missed=1; \
 	done; exit $$missed
+
+# The history page (/u/<name>/) at 10, 100 and 1000 finished games (bench/bench_history.py):
+# median render time through Django's test client, response size and query count; prints a
+# table, writes JSON to bench/results/ (figures in docs/benchmarks.md). About half a minute.
+.PHONY: bench-history
+bench-history: install
+	$(BIN)/python -m bench.bench_history --sizes 10 100 1000

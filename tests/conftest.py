@@ -499,7 +499,8 @@ def finished_game(db: None) -> Callable[..., Game]:
             started_at=finished_at,
             finished_at=finished_at,
         )
-        totals = [Scorecard.from_dict(card).total for _, card in entries]
+        cards = [Scorecard.from_dict(card) for _, card in entries]
+        totals = [card.total for card in cards]
         for position, (who, card) in enumerate(entries):
             guest = isinstance(who, str)
             Seat.objects.create(
@@ -512,6 +513,7 @@ def finished_game(db: None) -> Callable[..., Game]:
                 total=totals[position],
                 yahtzees=yahtzees,
                 place=1 + sum(t > totals[position] for t in totals),
+                upper_bonus=cards[position].upper_bonus,  # kept as a game finishes
             )
         return game
 

@@ -217,6 +217,15 @@ class Seat(models.Model):
     yahtzees = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     mean_loss = models.FloatField(null=True, blank=True)  # per decision, from the review
+    # Figures kept once the game is over, so a history sums them in the database instead of
+    # reading every scorecard and review: the upper bonus won (set as the game finishes),
+    # and from the coach's review the decisions, the points they gave away, what the play
+    # was worth and what the dice added (set with the review; None: no skill figures).
+    upper_bonus = models.PositiveSmallIntegerField(default=0)
+    review_decisions = models.PositiveSmallIntegerField(default=0)
+    review_loss = models.FloatField(null=True, blank=True)
+    play_worth = models.FloatField(null=True, blank=True)
+    luck = models.FloatField(null=True, blank=True)
     # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
     client_seed = models.CharField(max_length=64, blank=True)
     # The account's conservative rating right after this game (rated games only).

@@ -21,6 +21,7 @@ from games.selectors.feedback import FeedbackView, decision_feedback
 from games.selectors.history import (
     History,
     HistoryEntry,
+    NoSuchPage,
     line_chart,
     loss_chart,
     score_chart,
@@ -69,6 +70,7 @@ __all__ = [
     "HistoryEntry",
     "LeaderRow",
     "MomentView",
+    "NoSuchPage",
     "PresenceView",
     "RatingView",
     "ReplayView",

@@ -1,21 +1,37 @@
-"""A player's history: statistics, charts and every finished game."""
+"""A player's history: statistics, charts and a page of their ended games."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, Max, Q
+from django.db import connections
+from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from games.models import Game, PracticeRecord, Seat
-from games.rules import Scorecard
 from games.selectors.ratings import RatingView, user_rating
 from games.viewmodels.base import ViewModel
-from games.viewmodels.review import BandView, SkillView, band_of, band_views, skill_view
+from games.viewmodels.review import BandView, SkillView, band_of, band_views
 
-TREND_WINDOW = 5  # games averaged in the loss chart's trend line
+TREND_WINDOW = 5  # points averaged in the loss chart's trend line
+PAGE_SIZE = 50  # ended games listed a page
+CHART_POINTS = 50  # points a chart draws at most: past that, each stands for a run of games
+NEWEST_FIRST = ("-game__finished_at", "-game_id")
+# What a listed game shows: its seat's figures and its game's code, status and end.
+ENTRY_FIELDS = (
+    "total",
+    "place",
+    "mean_loss",
+    "left_round",
+    "play_worth",
+    "luck",
+    "review_loss",
+    "game__code",
+    "game__status",
+    "game__finished_at",
+)
 
 
 @dataclass
@@ -39,7 +55,7 @@ class History(ViewModel):
     best: int | None
     yahtzees: int
     bonus_rate: float | None
-    entries: list[HistoryEntry]
+    entries: list[HistoryEntry]  # one page of them, the newest first
     chart: dict[str, object] | None
     loss_chart: dict[str, object] | None = None
     rating: RatingView | None = None
@@ -51,6 +67,16 @@ class History(ViewModel):
     luck: float | None = None  # what the dice added per reviewed game, on average
     bands: tuple[BandView, ...] = ()
     practice: PracticeRecord | None = None  # answers on /practice/, if any
+    page: int = 1  # of the ended games, 1 the newest
+    pages: int = 1
+
+    @property
+    def newer_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def older_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
 
     @property
     def luck_size(self) -> float:
@@ -61,62 +87,85 @@ class History(ViewModel):
         return (self.luck or 0.0) >= 0
 
 
-def user_history(username: str) -> History | None:
+class NoSuchPage(LookupError):
+    """A page of a history past its last one."""
+
+    def __init__(self, pages: int) -> None:
+        super().__init__(pages)
+        self.pages = pages  # how many there are
+
+
+def user_history(username: str, page: int = 1) -> History | None:
+    """``username``'s figures and charts, and one page of their ended games, the newest first
+    (None: no such account). The number of queries does not depend on the number of games:
+    figures are sums in the database and charts have at most :data:`CHART_POINTS` points.
+    Raises :class:`NoSuchPage` for a page past the last one (page 1 always exists)."""
     User = get_user_model()
     user = User.objects.filter(username=username).first()
     if user is None:
         return None
-    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
-    stats = seats.aggregate(
-        played=Count("id"),
-        # A solo game is no win, nor a game the player left.
-        wins=Count("id", filter=Q(place=1, game__seat_count__gt=1, left_round__isnull=True)),
-        average=Avg("total"),
-        best=Max("total"),
-    )
-    entries: list[HistoryEntry] = []
-    bonuses = yahtzees = 0
-    decisions = 0  # of every reviewed game, and the points they gave away
-    given_away = 0.0
-    skills: list[SkillView] = []
+    finished = Q(game__status=Game.Status.FINISHED)
     # Abandoned tables are kept for the history too, listed but not counted in the figures.
     ended = Seat.objects.filter(
         user=user, game__status__in=(Game.Status.FINISHED, Game.Status.ABANDONED)
-    ).select_related("game")
-    for seat in ended.annotate(players=Count("game__seats")).order_by("-game__finished_at"):
-        card = Scorecard.from_dict(seat.scorecard, seat.game.rules)
-        if seat.game.status == Game.Status.FINISHED:
-            bonuses += card.upper_bonus > 0
-            yahtzees += seat.yahtzees
-        reviewed = seat_review(seat)
-        skill = None
-        if reviewed is not None:
-            decisions += len(reviewed["decisions"])
-            given_away += reviewed["total_loss"]
-            skill = skill_view(reviewed)
-            if skill is not None:
-                skills.append(skill)
-        entries.append(
-            HistoryEntry(
-                seat.game,
-                seat.total,
-                seat.place,
-                seat.players,
-                seat.place == 1 and seat.players > 1 and seat.left_round is None,
-                seat.mean_loss,
-                seat.left_round,
-                skill,
-            )
+    )
+    stats = ended.aggregate(
+        listed=Count("id"),
+        played=Count("id", filter=finished),
+        # A solo game is no win, nor a game the player left.
+        wins=Count(
+            "id", filter=finished & Q(place=1, game__seat_count__gt=1, left_round__isnull=True)
+        ),
+        average=Avg("total", filter=finished),
+        best=Max("total", filter=finished),
+        yahtzees=Sum("yahtzees", filter=finished),
+        bonuses=Count("id", filter=finished & Q(upper_bonus__gt=0)),
+        losses=Count("mean_loss", filter=finished),
+        rated=Count("rating_after"),
+        # Every reviewed decision, and the points they gave away.
+        decisions=Sum("review_decisions", filter=finished),
+        given_away=Sum("review_loss", filter=finished),
+        play_worth=Avg("play_worth", filter=finished),
+        luck=Avg("luck", filter=finished),
+    )
+    pages = max(1, -(-stats["listed"] // PAGE_SIZE))
+    if not 1 <= page <= pages:
+        raise NoSuchPage(pages)
+    shown = list(
+        ended.select_related("game")
+        .only(*ENTRY_FIELDS)
+        .order_by(*NEWEST_FIRST)[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    )
+    # Counted for the page's games only (an annotation would count them for every game).
+    players = dict(
+        Seat.objects.filter(game_id__in=[seat.game_id for seat in shown])
+        .values("game_id")
+        .annotate(players=Count("id"))
+        .values_list("game_id", "players")
+    )
+    entries = [
+        HistoryEntry(
+            seat.game,
+            seat.total,
+            seat.place,
+            players[seat.game_id],
+            seat.place == 1 and players[seat.game_id] > 1 and seat.left_round is None,
+            seat.mean_loss,
+            seat.left_round,
+            seat_skill(seat),
         )
+        for seat in shown
+    ]
     played = stats["played"]
-    losses = [e.mean_loss for e in reversed(entries) if e.mean_loss is not None]
+    decisions = stats["decisions"] or 0
     # A mean per decision: a game of many decisions weighs more than a game of few.
-    mean_loss = given_away / decisions if decisions else None
+    mean_loss = (stats["given_away"] or 0.0) / decisions if decisions else None
+    rated = Seat.objects.filter(user=user, rating_after__isnull=False)
     return History(
         mean_loss=mean_loss,
         band=band_of(mean_loss) if mean_loss is not None else None,
-        play_worth=sum(s.play_worth for s in skills) / len(skills) if skills else None,
-        luck=sum(s.luck for s in skills) / len(skills) if skills else None,
+        play_worth=stats["play_worth"],
+        luck=stats["luck"],
         bands=band_views(),
         practice=PracticeRecord.objects.filter(user=user, answered__gt=0).first(),
         username=user.username,
@@ -124,33 +173,93 @@ def user_history(username: str) -> History | None:
         wins=stats["wins"],
         average=stats["average"],
         best=stats["best"],
-        yahtzees=yahtzees,
-        bonus_rate=bonuses / played if played else None,
+        yahtzees=stats["yahtzees"] or 0,
+        bonus_rate=stats["bonuses"] / played if played else None,
         entries=entries,
-        chart=score_chart(
-            [e.total for e in reversed(entries) if e.game.status == Game.Status.FINISHED]
-        ),
-        loss_chart=loss_chart(losses),
+        page=page,
+        pages=pages,
+        chart=score_chart_of(ended.filter(finished), played),
+        loss_chart=loss_chart_of(ended.filter(finished, mean_loss__isnull=False), stats["losses"]),
         user_id=user.pk,
         rating=(rating := user_rating(user.pk)),
-        # The chart starts at 0, where every new account starts.
-        rating_chart=line_chart([max(round(v, 1), 0) for v in rating.history], grid=10)
-        if rating
-        else None,
+        rating_chart=rating_chart_of(rated, stats["rated"]) if rating else None,
     )
 
 
-def seat_review(seat: Seat) -> dict[str, Any] | None:
-    """The coach's review of one seat's game, as stored with the game (None: not reviewed)."""
-    review = seat.game.review
-    if not review:
+def seat_skill(seat: Seat) -> SkillView | None:
+    """What the play and the dice were worth in one seat's game, as kept on the seat from
+    the coach's review (None: not reviewed, or reviewed before the coach worked them out)."""
+    if seat.play_worth is None or seat.luck is None:
         return None
-    data: dict[str, Any] | None = review["seats"].get(str(seat.position))
-    return data
+    return SkillView(
+        expected_start=seat.play_worth + (seat.review_loss or 0.0),
+        play_worth=seat.play_worth,
+        final_total=round(seat.play_worth + seat.luck),
+        luck=seat.luck,
+    )
 
 
-def score_chart(totals: list[int]) -> dict[str, object] | None:
-    """A line chart of scores over time, gridlines every 100 points."""
+def chart_points(
+    seats: QuerySet[Seat], count: int, field: str, *, last_of_run: bool = False
+) -> tuple[list[float], int]:
+    """Up to :data:`CHART_POINTS` values of ``field`` over ``count`` ``seats``, in the order
+    their games ended, the oldest first, in one query; and how many games each point stands
+    for. One point a game while they fit; past that, one point for each run of that many
+    games in a row: the run's mean, or (``last_of_run``) its last game's value.
+
+    The ORM numbers the games (a window); grouping by run is a query around that one, as
+    Django cannot group by a window's value (and building one filtered aggregate per point
+    costs more Python time than the page saves)."""
+    if not count:
+        return [], 1
+    block = -(-count // CHART_POINTS)
+    numbered = seats.annotate(
+        number=Window(RowNumber(), order_by=[F("game__finished_at").asc(), F("game_id").asc()]),
+        value=F(field),
+    ).values_list("number", "value")
+    inner, params = numbered.query.sql_with_params()
+    if last_of_run:
+        sql = (
+            f"SELECT value FROM ({inner}) numbered "
+            "WHERE number %% %s = 0 OR number = %s ORDER BY number"
+        )
+        params = (*params, block, count)
+    else:
+        sql = (
+            f"SELECT (number - 1) / %s AS point, AVG(value) FROM ({inner}) numbered "
+            "GROUP BY point ORDER BY point"
+        )
+        params = (block, *params)
+    with connections[seats.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        # float: PostgreSQL's AVG of integers is a Decimal.
+        return [float(row[-1]) for row in cursor.fetchall()], block
+
+
+def score_chart_of(seats: QuerySet[Seat], count: int) -> dict[str, object] | None:
+    """The scores chart: each game's score, or the mean score of each run of games."""
+    values, block = chart_points(seats, count, "total")
+    chart = score_chart([round(v) if block == 1 else round(v, 1) for v in values])
+    return chart and chart | {"block": block}
+
+
+def loss_chart_of(seats: QuerySet[Seat], count: int) -> dict[str, object] | None:
+    """The coach's chart: each reviewed game's mean loss, or the mean of each run's."""
+    values, block = chart_points(seats, count, "mean_loss")
+    chart = loss_chart(values)
+    return chart and chart | {"block": block}
+
+
+def rating_chart_of(seats: QuerySet[Seat], count: int) -> dict[str, object] | None:
+    """The rating after each rated game, or after the last game of each run of them; the
+    chart starts at 0, where every new account starts."""
+    values, block = chart_points(seats, count, "rating_after", last_of_run=True)
+    chart = line_chart([max(round(v, 1), 0) for v in values], grid=10)
+    return chart and chart | {"block": block}
+
+
+def score_chart(totals: Sequence[float]) -> dict[str, object] | None:
+    """A line chart of scores (or means of scores) over time, gridlines every 100 points."""
     return line_chart(totals, grid=100)
 
 

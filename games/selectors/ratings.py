@@ -78,7 +78,6 @@ class RatingView(ViewModel):
     rating: float
     games: int
     change: float | None  # by the last rated game
-    history: list[float]  # after each rated game, oldest first
 
     @property
     def on_leaderboard(self) -> bool:
@@ -90,17 +89,19 @@ class RatingView(ViewModel):
 
 
 def user_rating(user_id: int) -> RatingView | None:
+    """An account's rating and what its last rated game changed (its whole course is the
+    history's chart: selectors/history.py)."""
     rating = Rating.objects.filter(user_id=user_id).first()
     if rating is None:
         return None
-    history = [
+    last_two = [
         after
         for after in Seat.objects.filter(user_id=user_id, rating_after__isnull=False)
-        .order_by("game__finished_at", "game_id")
-        .values_list("rating_after", flat=True)
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("rating_after", flat=True)[:2]
         if after is not None  # never, by the filter: it narrows the type
     ]
     change = None
-    if history:
-        change = history[-1] - (history[-2] if len(history) >= 2 else START_RATING)
-    return RatingView(rating=rating.ordinal, games=rating.games, change=change, history=history)
+    if last_two:
+        change = last_two[0] - (last_two[1] if len(last_two) >= 2 else START_RATING)
+    return RatingView(rating=rating.ordinal, games=rating.games, change=change)

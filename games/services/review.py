@@ -10,6 +10,8 @@ from games.services.errors import GameError
 from games.services.writes import as_it_stands, bump, locked_game
 from games.snapshots import Snapshot
 
+SEAT_REVIEW_FIELDS = ("review_decisions", "review_loss", "play_worth", "luck")
+
 
 @transaction.atomic
 def review_store(
@@ -22,8 +24,18 @@ def review_store(
     if game.review is not None:
         return as_it_stands(game)  # reviewed already (by another process): nothing to do twice
     game.review = review
-    for seat in game.seats.filter(position__in=list(mean_losses)):
-        seat.mean_loss = mean_losses[seat.position]
-        seat.save(update_fields=["mean_loss"])
+    reviewed = review.get("seats", {})
+    assert isinstance(reviewed, dict)
+    positions = {*mean_losses, *(int(p) for p in reviewed)}
+    for seat in game.seats.filter(position__in=positions):
+        # Its figures kept on the seat too, for the history's sums (selectors/history.py).
+        figures = reviewed.get(str(seat.position)) or {}
+        skill = figures.get("skill") or {}
+        seat.mean_loss = mean_losses.get(seat.position, seat.mean_loss)
+        seat.review_decisions = len(figures.get("decisions", ()))
+        seat.review_loss = figures.get("total_loss")
+        seat.play_worth = skill.get("play_worth")
+        seat.luck = skill.get("luck")
+        seat.save(update_fields=[*SEAT_REVIEW_FIELDS, "mean_loss"])
     game.due_at = None
     return bump(game, "review", "due_at")

@@ -43,7 +43,8 @@ from games.snapshots import Snapshot, recent_moves_after
 from games.words import refused_move_words
 
 TURN_FIELDS = ("turn_number", "dice", "held", "rolls_left")
-SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status")  # what a move changes
+# What a move changes (the upper bonus only as the game finishes, for the history's sums).
+SEAT_FIELDS = ("scorecard", "total", "yahtzees", "place", "status", "upper_bonus")
 
 
 class _TimeRanOut(Exception):
@@ -178,6 +179,7 @@ def _finish(game: Game, state: engine.GameState, seats: list[Seat]) -> list[Seat
         seat = seats[standing.seat]
         seat.place = standing.place
         seat.total = standing.total
+        seat.upper_bonus = state.cards[standing.seat].upper_bonus
     return seats
 
 

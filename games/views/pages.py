@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET
 
 from games import selectors
@@ -87,7 +88,24 @@ def no_such_player(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
-    data = selectors.user_history(username)
+    """A player's figures and charts, and one page of their games (``?page=N``, 1 the newest)."""
+    raw = request.GET.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 0
+    if page < 1:
+        message = gettext("That is not a page of games: pages are numbered 1, 2, 3 and on.")
+        first = reverse("history", args=[username])
+        return render(request, "400.html", {"message": message, "first": first}, status=400)
+    try:
+        data = selectors.user_history(username, page=page)
+    except selectors.NoSuchPage as error:
+        raise Http404(
+            ngettext(
+                "There is no page %(page)d: %(name)s’s games fill %(pages)d page.",
+                "There is no page %(page)d: %(name)s’s games fill %(pages)d pages.",
+                error.pages,
+            )
+            % {"page": page, "name": username, "pages": error.pages}
+        ) from None
     if data is None:
         raise Http404(gettext("No player by that name."))
     user = data.username
