@@ -31,7 +31,7 @@ from itertools import pairwise
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SITE_APP = "yahtzee_site.asgi:application"
 ECHO_APP = "bench.echo_asgi:application"
