@@ -16,7 +16,7 @@ from django.conf import settings  # noqa: E402
 
 from games import broadcast, jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from yahtzee_site import daphne_form_parsing, garbage_collection  # noqa: E402
+from yahtzee_site import garbage_collection  # noqa: E402
 from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
 
 
@@ -40,7 +40,6 @@ http_app = ProcessServices(django_asgi_app)
 application = ProtocolTypeRouter({"http": http_app, "websocket": websockets})
 
 garbage_collection.tune()
-daphne_form_parsing.install()
 
 if settings.JOBS_START_WITH_APPLICATION:
     # A restarted process fires the deadlines, e-mails and reviews due before anyone visits
