@@ -17,7 +17,7 @@ from django.conf import settings  # noqa: E402
 from games import broadcast, jobs  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yahtzee_site import garbage_collection  # noqa: E402
-from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
+from yahtzee_site.request_handler import RequestHandler  # noqa: E402
 
 
 class ProcessServices:
@@ -34,7 +34,7 @@ class ProcessServices:
         await self.app(scope, receive, send)
 
 
-django_asgi_app = SynchronousRequestHandler()
+django_asgi_app = RequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 http_app = ProcessServices(django_asgi_app)
 application = ProtocolTypeRouter({"http": http_app, "websocket": websockets})
