@@ -326,12 +326,11 @@ async def test_a_slow_page_holds_up_no_move_at_another_table(
 
     entered, released = threading.Event(), threading.Event()
     slow_path = hold(monkeypatch, entered, released, seconds=2)
-    slow_page = asyncio.ensure_future(
-        HttpCommunicator(application, "GET", slow_path, headers=HOST).get_response(15)
-    )
+    slow = HttpCommunicator(application, "GET", slow_path, headers=HOST)
+    slow_page = asyncio.ensure_future(slow.get_response(15))
     try:
         assert await asyncio.to_thread(entered.wait, 10)  # the slow page is in its view
-        move = await HttpCommunicator(
+        mover = HttpCommunicator(
             application,
             "POST",
             f"/g/{game.code}/roll/",
@@ -343,10 +342,13 @@ async def test_a_slow_page_holds_up_no_move_at_another_table(
                 (b"x-csrftoken", csrf.encode()),
                 *((name.lower().encode(), value.encode()) for name, value in HTMX.items()),
             ],
-        ).get_response(10)
+        )
+        move = await mover.get_response(10)
         assert move["status"] == 200
         assert f'data-version="{version + 1}"'.encode() in move["body"]  # the dice are rolled
         assert not slow_page.done()  # and the slow page is still held
     finally:
         released.set()
     assert (await slow_page)["status"] == 200
+    await mover.wait(5)  # both requests finished with, their connections closed
+    await slow.wait(5)
