@@ -18,9 +18,9 @@ from csp.exceptions import CSPNonceError
 from csp.utils import build_policy
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
+from django.utils.module_loading import import_string
 
 from tests.conftest import HTMX, version_of
-from yahtzee_site.prebuilt_csp import PrebuiltCSPMiddleware
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +171,15 @@ def test_the_inline_code_finder_sees_what_the_policy_would_block():
     assert len(parser.found) == 6
 
 
-# -- the policy built once (yahtzee_site/prebuilt_csp.py) ------------------------------------
+# -- the policy as django-csp's middleware builds it -----------------------------------------
+
+
+def site_csp_middleware():
+    """The Content Security Policy middleware the site's settings list, as shipped."""
+    from django.conf import settings
+
+    [path] = [name for name in settings.MIDDLEWARE if name.startswith("csp.")]
+    return import_string(path)
 
 
 def csp_answer(**response_attributes):
@@ -180,10 +188,10 @@ def csp_answer(**response_attributes):
     response = HttpResponse("ok")
     for name, value in response_attributes.items():
         setattr(response, name, value)
-    return PrebuiltCSPMiddleware(lambda r: response)(RequestFactory().get("/"))
+    return site_csp_middleware()(lambda r: response)(RequestFactory().get("/"))
 
 
-def test_the_prebuilt_policy_is_the_one_django_csp_builds_from_the_settings(client: Client):
+def test_every_page_gets_the_policy_of_the_settings_and_no_report_only_policy(client: Client):
     first, second = client.get("/"), client.get("/rules/")
     assert first.headers["Content-Security-Policy"] == build_policy()
     assert second.headers["Content-Security-Policy"] == build_policy()
@@ -191,7 +199,7 @@ def test_the_prebuilt_policy_is_the_one_django_csp_builds_from_the_settings(clie
 
 
 def test_a_change_to_the_policy_settings_is_served_at_once(client: Client, settings):
-    client.get("/")  # the policy of the settings before: built and kept
+    client.get("/")  # a page under the policy of the settings before
     settings.CONTENT_SECURITY_POLICY = {
         "DIRECTIVES": {"default-src": ["'self'"], "img-src": ["'self'", "https://img.example"]}
     }
@@ -201,8 +209,16 @@ def test_a_change_to_the_policy_settings_is_served_at_once(client: Client, setti
     assert response.headers["Content-Security-Policy-Report-Only"] == "default-src 'none'"
 
 
-def test_an_answer_with_a_policy_of_its_own_gets_it_not_the_prebuilt_one():
-    csp_answer()  # the plain policy is built and kept
+def test_a_path_excluded_in_the_settings_gets_no_policy(client: Client, settings):
+    settings.CONTENT_SECURITY_POLICY = {
+        **settings.CONTENT_SECURITY_POLICY,
+        "EXCLUDE_URL_PREFIXES": ["/rules/"],
+    }
+    assert "Content-Security-Policy" not in client.get("/rules/").headers
+    assert "Content-Security-Policy" in client.get("/").headers
+
+
+def test_an_answer_with_a_policy_of_its_own_gets_it_not_the_settings_one():
     updated = csp_answer(_csp_update={"img-src": ["https://img.example"]})
     assert "https://img.example" in updated.headers["Content-Security-Policy"]
     replaced = csp_answer(_csp_replace={"img-src": ["'none'"]})
@@ -215,7 +231,7 @@ def test_an_exempt_answer_or_one_that_set_its_own_header_is_left_alone():
     assert "Content-Security-Policy" not in csp_answer(_csp_exempt=True).headers
 
     response = HttpResponse("ok", headers={"Content-Security-Policy": "default-src 'none'"})
-    answered = PrebuiltCSPMiddleware(lambda r: response)(RequestFactory().get("/"))
+    answered = site_csp_middleware()(lambda r: response)(RequestFactory().get("/"))
     assert answered.headers["Content-Security-Policy"] == "default-src 'none'"
 
 
@@ -227,10 +243,10 @@ def test_a_page_that_used_a_nonce_gets_it_in_its_policy_and_none_can_be_asked_la
         return HttpResponse(f"<script nonce={request.csp_nonce}></script>")
 
     request = RequestFactory().get("/")
-    response = PrebuiltCSPMiddleware(page)(request)
+    response = site_csp_middleware()(page)(request)
     assert f"'nonce-{request._csp_nonce}'" in response.headers["Content-Security-Policy"]
 
     later = RequestFactory().get("/")
-    PrebuiltCSPMiddleware(lambda r: HttpResponse("ok"))(later)
+    site_csp_middleware()(lambda r: HttpResponse("ok"))(later)
     with pytest.raises(CSPNonceError):
         str(later.csp_nonce)

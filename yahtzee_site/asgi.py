@@ -17,8 +17,8 @@ from django.conf import settings  # noqa: E402
 from games import jobs  # noqa: E402
 from games.live import broadcast  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
-from yahtzee_site import daphne_form_parsing, garbage_collection  # noqa: E402
-from yahtzee_site.request_handler import SynchronousRequestHandler  # noqa: E402
+from yahtzee_site import garbage_collection  # noqa: E402
+from yahtzee_site.request_handler import RequestHandler  # noqa: E402
 
 
 class ProcessServices:
@@ -35,13 +35,12 @@ class ProcessServices:
         await self.app(scope, receive, send)
 
 
-django_asgi_app = SynchronousRequestHandler()
+django_asgi_app = RequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 http_app = ProcessServices(django_asgi_app)
 application = ProtocolTypeRouter({"http": http_app, "websocket": websockets})
 
 garbage_collection.tune()
-daphne_form_parsing.install()
 
 if settings.JOBS_START_WITH_APPLICATION:
     # A restarted process fires the deadlines, e-mails and reviews due before anyone visits

@@ -70,7 +70,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "yahtzee_site.prebuilt_csp.PrebuiltCSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     "yahtzee_site.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -122,7 +122,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SQLITE_TEST_PATH")}
-    # Requests and sockets share one thread (yahtzee_site/asgi.py): it keeps its connection.
+    # A table's own requests and the sockets share one thread (yahtzee_site/request_handler.py):
+    # it keeps its connection. Every other request's thread closes its own when it ends.
     DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
