@@ -289,10 +289,10 @@ async def test_under_asgi_every_other_page_has_a_thread_of_its_own_and_closes_it
 def hold_the_history_page(monkeypatch, entered, released, seconds):
     original = selectors.user_history
 
-    def held(username):
+    def held(username, **options):
         entered.set()
         released.wait(seconds)
-        return original(username)
+        return original(username, **options)
 
     monkeypatch.setattr(selectors, "user_history", held)
     return "/u/carol/"
