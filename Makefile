@@ -24,7 +24,7 @@ migrate: install
 run: migrate
 	$(BIN)/daphne -b $(HOST) -p $(PORT) yahtzee_site.asgi:application
 
-# A production start (README "Production start"): DJANGO_DEBUG=0 and the rest of the
+# A production start (docs/deploy.md, "Production start"): DJANGO_DEBUG=0 and the rest of the
 # settings from the environment (DJANGO_SECRET_KEY at least). Migrates, collects the static
 # files (without them every page answers 500), refuses to start if `check --deploy` finds
 # an error, then serves with daphne.

@@ -139,12 +139,13 @@ def server_env(**settings: str) -> dict[str, str]:
     env.update(
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         # The benchmark's clients all come from here and open a hundred tables in a second:
-        # never limited (games/limits.py, README "Security").
+        # never limited (games/limits.py, docs/security.md).
         LIMITS_EXEMPT_IPS="127.0.0.1",
         PYTHONUNBUFFERED="1",
         PYTHONPATH=str(REPO),
         # Every page of the scale test and the load benchmark comes from 127.0.0.1: the
-        # per-visitor socket limit would refuse all but the first few (README, Configuration).
+        # per-visitor socket limit would refuse all but the first few (docs/deploy.md,
+        # Configuration).
         WS_MAX_SOCKETS_PER_CLIENT="0",
     )
     env.update(settings)

@@ -7,7 +7,7 @@ room's message area, the board left as it is) with a sentence saying when to try
 and a ``Retry-After`` header. Nothing else happens: no log-in, no account, no table, no move.
 
 The rates are settings, each read from the environment variable of the same name
-(``yahtzee_site/settings.py``; README, "Configuration" and "Security"):
+(``yahtzee_site/settings.py``; docs/deploy.md, "Configuration", and docs/security.md):
 
 - ``LIMIT_LOGIN_FAILURES`` (``10/5m``): failed log-ins, on the site's page and on
   ``/admin/`` alike (they share the counts), per client address and username;

@@ -164,7 +164,7 @@ def test_a_busy_site_still_reads_every_session_from_memory(django_assert_num_que
 
 def load_the_application(**env: str) -> str:
     """Load the ASGI application in a new process as a server does; what it prints is how
-    many times loading it asked for the background thread (games/jobs.py)."""
+    many times loading it asked for the background thread (games/jobs/)."""
     code = (
         "import os, django; "
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'yahtzee_site.settings'); "

@@ -325,7 +325,7 @@ JOBS_START_WITH_APPLICATION = env_bool(
 )
 
 # E-mail (daily games' "your turn" messages): printed to the console unless an SMTP host
-# is given. See the README's configuration table.
+# is given. See the configuration table in docs/deploy.md.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get(

@@ -1,8 +1,9 @@
 """E-mails of daily games: "your turn", and a reminder when an hour is left.
 
 Sent with Django's e-mail framework (the console backend unless SMTP is configured, see
-the README); written as templates, in the language the player chose for their account
-(else English). Sent by the process's background work (games/jobs/), never on a request.
+docs/deploy.md, "Configuration"); written as templates, in the language the player chose
+for their account (else English). Sent by the process's background work (games/jobs/),
+never on a request.
 """
 
 from __future__ import annotations
