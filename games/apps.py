@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import jobs, services
-        from games.live import broadcast
+        from games.live import broadcast, presence_pushes
 
+        jobs.on_presence_lost(presence_pushes.push_presence_now)
         services.on_game_changed(broadcast.announce)
         services.on_game_changed(jobs.on_change)

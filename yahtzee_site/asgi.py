@@ -22,9 +22,9 @@ from yahtzee_site.request_handler import RequestHandler  # noqa: E402
 
 
 class ProcessServices:
-    """Before each request: starts this process's look for due work (turn clocks, computer
-    players, reviews), if loading the application did not, and tells the live layer which
-    event loop sends the rooms' pushes; then passes the request on."""
+    """Before each request and each socket: starts this process's look for due work (turn
+    clocks, computer players, reviews), if loading the application did not, and tells the
+    live layer which event loop sends the rooms' pushes; then passes the request on."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -38,7 +38,7 @@ class ProcessServices:
 django_asgi_app = RequestHandler()
 websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 http_app = ProcessServices(django_asgi_app)
-application = ProtocolTypeRouter({"http": http_app, "websocket": websockets})
+application = ProtocolTypeRouter({"http": http_app, "websocket": ProcessServices(websockets)})
 
 garbage_collection.tune()
 

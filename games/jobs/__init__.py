@@ -25,28 +25,37 @@ other rather than nested, so a whole game of computer players does not grow the 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
-import uuid
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 from games import services
 from games.clock import clock
 from games.jobs import autoplay
-from games.live.presence_pushes import push_presence
 from games.models import Game
 from games.services import GameError
 from games.snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
 
-SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+SERVER_ID = services.presence.SERVER_ID
+
+# Told the code of each game whose pages a dead process left behind, once they are
+# forgotten; the live layer (games/live/presence_pushes.py) hooks in here, in
+# GamesConfig.ready, so background work knows nothing of websockets.
+presence_listeners: list[Callable[[str], None]] = []
+
+
+def on_presence_lost(listener: Callable[[str], None]) -> None:
+    if listener not in presence_listeners:
+        presence_listeners.append(listener)
+
+
 # How long a claimed game stays with the process that claimed it before it is due again.
 LEASE = timedelta(seconds=60)
 CLAIMED_PER_SWEEP = 50
@@ -125,7 +134,8 @@ def beat() -> None:
     and when another process is found dead, its pages dropped and their rooms shown who
     is really there."""
     for code in services.server_heartbeat(SERVER_ID):
-        async_to_sync(push_presence)(code)
+        for listener in list(presence_listeners):
+            listener(code)
 
 
 _wake = threading.Event()

@@ -34,7 +34,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from games import caches, jobs, languages, services
+from games import caches, languages, services
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
@@ -172,7 +172,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
-        jobs.ensure_running()
         await self.push_full(snapshot)  # and so records the page's presence
 
     def said(self, sentence: StrOrPromise) -> str:
@@ -319,7 +318,7 @@ class NoGameConsumer(AsyncWebsocketConsumer):
 
 def _open_presence(code: str, channel_name: str, seat: int | None) -> None:
     services.presence_open(
-        server_id=jobs.SERVER_ID, code=code, channel_name=channel_name, seat=seat
+        server_id=services.presence.SERVER_ID, code=code, channel_name=channel_name, seat=seat
     )
 
 

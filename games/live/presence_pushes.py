@@ -18,6 +18,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -84,3 +85,8 @@ class PresencePushes:
 
 
 pushes = PresencePushes()
+
+
+def push_presence_now(code: str) -> None:
+    """:func:`push_presence` from synchronous code (the heartbeat of the background work)."""
+    async_to_sync(push_presence)(code)

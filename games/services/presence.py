@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from datetime import datetime
 
 from django.db import transaction
@@ -9,6 +11,9 @@ from django.utils import timezone
 
 from games.clock import clock
 from games.models import Connection, Game, LiveServer, Seat
+
+# This server process, as its heartbeat and its open pages name it.
+SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
 
 
 def server_heartbeat(server_id: str, *, now: datetime | None = None) -> list[str]:
