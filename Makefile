@@ -93,12 +93,12 @@ test-browser: install
 # Needs PostgreSQL (127.0.0.1:5432, trust) and Redis (127.0.0.1:6379): down means FAIL, not skip.
 SCALE_POSTGRES ?= postgres://postgres@127.0.0.1:5432
 SCALE_REDIS ?= redis://127.0.0.1:6379
-SCALE_SUITE = $(wildcard tests/test_services.py tests/test_consumers.py tests/test_views.py \
-	tests/test_abuse.py tests/test_sockets.py tests/test_hardening.py tests/test_clocks.py \
+SCALE_SUITE = $(wildcard tests/services/test_*.py tests/views/test_*.py tests/live/test_*.py \
+	tests/test_limits.py tests/test_limits_login.py tests/test_jobs.py \
 	tests/test_dice.py tests/test_replay.py tests/test_ratings.py tests/test_series.py \
 	tests/test_committed.py tests/test_shared_boards.py tests/test_languages.py \
 	tests/test_feedback.py tests/test_practice.py tests/test_coach_pages.py \
-	tests/test_table_layout.py tests/test_selectors.py)
+	tests/test_table_layout.py tests/test_selectors.py tests/test_request_handler.py)
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \

@@ -204,7 +204,7 @@ def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
 @pytest.fixture(autouse=True)
 def test_client_is_exempt_from_limits(settings: Any) -> None:
     """The test client's address is never limited: the limits' counts would carry over from
-    test to test. tests/test_abuse.py sends from other addresses."""
+    test to test. tests/test_limits.py sends from other addresses."""
     settings.LIMITS_EXEMPT_IPS = ["127.0.0.1"]
 
 
@@ -399,6 +399,18 @@ def make_game(db: None) -> Callable[..., Game]:
 def duel(make_game: Callable[..., Game], ann: Player, ben: Player) -> Game:
     """Alice and Bob at a started table; Alice won the roll-off."""
     return make_game(ann, ben, start=True, starter=0)
+
+
+@pytest.fixture
+def blitz(make_game, ann, ben, frozen_clock, coach_advisor):
+    """Alice and Bob at a blitz table (30 s a turn); Alice won the roll-off."""
+    return make_game(ann, ben, start=True, starter=0, pace="blitz")
+
+
+@pytest.fixture
+def untimed(make_game, ann, ben, frozen_clock, coach_advisor):
+    """Alice and Bob at an untimed table."""
+    return make_game(ann, ben, start=True, pace="untimed")
 
 
 @pytest.fixture

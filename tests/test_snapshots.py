@@ -2,7 +2,7 @@
 and the rows it is rebuilt into from the wire.
 
 Its wire format is tested with the boards and sockets that use it (test_committed.py,
-test_clocks.py, test_dice.py, test_consumers.py)."""
+services/test_turn_clock.py, test_dice.py, live/test_consumers.py)."""
 
 from __future__ import annotations
 

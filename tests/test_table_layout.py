@@ -19,7 +19,7 @@ from games.models import Player
 from games.rules import Category
 from games.snapshots import Snapshot
 from tests.conftest import HTMX, ScriptedDice, player_of, seen_from, version_of
-from tests.test_views import post, text, url
+from tests.views.helpers import post, text, url
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ name) and per address, and a name that a crowd of addresses attacks holds back o
 crowd, never its owner typing the right password somewhere else.
 
 The helpers and the fixtures that empty the counts and hold django-ratelimit's clock in one
-window come from ``tests/test_abuse.py``.
+window come from ``tests/test_limits.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.conftest import PASSWORD
-from tests.test_abuse import (  # noqa: F401  (autouse fixtures, used by name)
+from tests.test_limits import (  # noqa: F401  (autouse fixtures, used by name)
     browser,
     empty_counts,
     log_in,

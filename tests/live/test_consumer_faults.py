@@ -1,23 +1,21 @@
-"""The live room under abuse and bad luck: malformed frames, sockets that die, bad links,
-crowds (issue #14). Runs on the in-memory layer (`make test`) and on Redis (`make test-scale`)."""
+"""The live room's consumer under abuse and bad luck (games/live/consumers.py): malformed frames,
+sockets that die, bad links, and refusals in the page's language. Runs on the in-memory layer
+(`make test`) and on Redis (`make test-scale`)."""
 
 import asyncio
 import logging
-from datetime import timedelta
 
 import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.utils import timezone
 
-from games import jobs, services
-from games.live import consumers, socket_limits
+from games import services
+from games.live import consumers
 from games.live.consumers import CLOSE_TOO_MANY_SOCKETS, CLOSE_UNKNOWN_GAME, GameConsumer
-from games.live.presence_pushes import pushes
-from games.models import Connection, LiveServer
 from games.services import Player
-from tests.test_consumers import (
+from tests.live.helpers import HEADERS, open_page, open_pages, receive_notice
+from tests.live.test_consumers import (
     act,
     connect,
     make_user,
@@ -34,19 +32,8 @@ pytestmark = [
     pytest.mark.usefixtures("presence_pushes_finished"),
 ]
 
-HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
-
-def open_pages() -> int:
-    return database_sync_to_async(Connection.objects.count)()
-
-
-async def receive_notice(comm: WebsocketCommunicator) -> str:
-    for _ in range(10):
-        html = await comm.receive_from(timeout=3)
-        if 'id="flash"' in html:
-            return html
-    raise AssertionError("no notice was pushed")
+# -- frames, failures and bad links ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -235,262 +222,6 @@ async def test_a_resync_that_ends_after_the_page_closed_does_not_bring_the_page_
     release.set()
     await asyncio.wait_for(resync_done.wait(), timeout=3)
     assert await open_pages() == 0
-
-
-# -- presence: coalesced pushes, and the rooms of a process that died -------------------------
-
-
-class Clock:
-    """The presence pushes' clock: an interval passes when the test says so."""
-
-    def __init__(self) -> None:
-        self.waiting: list = []
-
-    async def sleep(self, seconds: float) -> None:
-        assert seconds == 1.0
-        future = asyncio.get_running_loop().create_future()
-        self.waiting.append(future)
-        await future
-
-    def pass_interval(self) -> None:
-        waiting, self.waiting = self.waiting, []
-        for future in waiting:
-            future.set_result(None)
-
-
-@pytest.fixture
-def clock(settings, monkeypatch):
-    settings.PRESENCE_PUSH_SECONDS = 1.0
-    clock = Clock()
-    monkeypatch.setattr(pushes, "sleep", clock.sleep)
-    return clock
-
-
-async def until(condition) -> None:
-    """Let the event loop run until ``condition()`` holds (no clock involved)."""
-    for _ in range(2000):
-        if await condition():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the condition never held")
-
-
-async def receive_presence(comm: WebsocketCommunicator) -> str:
-    for _ in range(10):
-        html = await comm.receive_from(timeout=3)
-        if "watching" in html:
-            return html
-    raise AssertionError("no presence was pushed")
-
-
-async def test_a_crowd_arriving_costs_each_page_one_presence_push_per_interval(clock):
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    first = await connect(game.code)
-    await receive_board(first)
-    assert "1 watching" in await receive_presence(first)  # the first change goes out at once
-
-    crowd = [await connect(game.code) for _ in range(4)]
-    for page in crowd:
-        await receive_board(page)
-
-    async def all_open() -> bool:
-        return await open_pages() == 5 and pushes.waiting(game.code)
-
-    await until(all_open)
-    assert await first.receive_nothing(timeout=0.1)  # four arrivals, no push yet
-    clock.pass_interval()
-    assert "5 watching" in await receive_presence(first)  # one push, the latest counts
-    for page in crowd:
-        assert "5 watching" in await receive_presence(page)
-    clock.pass_interval()  # nothing changed meanwhile: the room's task ends
-    assert await first.receive_nothing(timeout=0.1)
-    for page in [first, *crowd]:
-        await page.disconnect()
-
-
-async def test_a_seated_player_opening_the_page_asks_for_one_presence_push(monkeypatch):
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    asked = []
-    monkeypatch.setattr(pushes, "request", asked.append)
-    page = await connect(game.code, user=host)
-    await receive_board(page)
-
-    async def recorded() -> bool:
-        return bool(asked)
-
-    await until(recorded)
-    rows = await database_sync_to_async(lambda: list(Connection.objects.values_list("seat")))()
-    assert rows == [(0,)]
-    await page.disconnect()
-    assert asked == [game.code, game.code]  # once on opening, once on closing
-
-
-async def test_pages_of_a_process_that_died_leave_the_live_count():
-    """A page keeps the right count when another server process dies: the process that
-    sweeps away the dead one's pages pushes the corrected presence to those rooms."""
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    page = await connect(game.code)
-    await receive_board(page)
-    assert "1 watching" in await receive_presence(page)
-
-    def a_page_on_a_process_that_then_dies():
-        services.presence_open(server_id="dead", code=game.code, channel_name="gone", seat=None)
-        long_ago = timezone.now() - timedelta(hours=1)
-        LiveServer.objects.filter(id="dead").update(last_seen=long_ago)
-
-    await database_sync_to_async(a_page_on_a_process_that_then_dies)()
-    await page.send_json_to({"type": "resync"})
-    await receive_board(page)
-    pushes.request(game.code)
-    assert "2 watching" in await receive_presence(page)
-
-    await database_sync_to_async(jobs.beat)()  # as the process's background thread beats
-    assert "1 watching" in await receive_presence(page)
-    assert await open_pages() == 1
-    await page.disconnect()
-
-
-# -- limits: open pages per visitor and per table ---------------------------------------------
-
-
-async def open_page(code: str, address: str = "203.0.113.7", session=None):
-    comm = WebsocketCommunicator(application, f"/ws/g/{code}/", headers=HEADERS)
-    comm.scope["client"] = [address, 50000]
-    if session is not None:
-        comm.scope["cookies"] = {"sessionid": session}
-        comm.scope["headers"] = [*HEADERS, (b"cookie", f"sessionid={session}".encode())]
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
-
-
-async def refused(comm: WebsocketCommunicator) -> str:
-    """The notice a refused page shows; the socket is then closed with 4429."""
-    notice = await comm.receive_from(timeout=3)
-    closed = await comm.receive_output(timeout=3)
-    assert closed["type"] == "websocket.close"
-    assert closed["code"] == CLOSE_TOO_MANY_SOCKETS == 4429
-    await comm.wait(timeout=3)
-    return notice
-
-
-async def test_one_address_may_keep_a_handful_of_pages_open(settings):
-    settings.WS_MAX_SOCKETS_PER_CLIENT = 3
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    pages = [await open_page(game.code) for _ in range(3)]
-    for page in pages:
-        await receive_board(page)
-
-    extra = await open_page(game.code)
-    assert "too many pages of this site open" in await refused(extra)
-    assert await open_pages() == 3
-    other_address = await open_page(game.code, address="198.51.100.2")
-    await receive_board(other_address)  # someone else is not affected
-
-    await pages[0].disconnect()  # closing one makes room for another
-    again = await open_page(game.code)
-    await receive_board(again)
-    for page in [*pages[1:], other_address, again]:
-        await page.disconnect()
-    assert socket_limits.open_count("address", "203.0.113.7") == 0
-
-
-async def test_behind_a_proxy_the_visitors_address_counts_not_the_proxys(settings):
-    settings.WS_MAX_SOCKETS_PER_CLIENT = 1
-    settings.TRUSTED_PROXY_COUNT = 1
-    host = await make_user("ann")
-    game = await two_player_game(host)
-
-    def through_proxy(visitor: str) -> WebsocketCommunicator:
-        # The visitor may write any X-Forwarded-For of their own; the proxy appends theirs.
-        forwarded = f"10.9.9.9, {visitor}".encode()
-        comm = WebsocketCommunicator(
-            application, f"/ws/g/{game.code}/", headers=[*HEADERS, (b"x-forwarded-for", forwarded)]
-        )
-        comm.scope["client"] = ["127.0.0.1", 50000]  # every socket comes from the proxy
-        return comm
-
-    first, second, again = (
-        through_proxy(v) for v in ("203.0.113.7", "198.51.100.2", "203.0.113.7")
-    )
-    for comm in (first, second, again):
-        connected, _ = await comm.connect()
-        assert connected
-    await receive_board(first)
-    await receive_board(second)  # another visitor behind the same proxy is not affected
-    assert "too many pages of this site open" in await refused(again)
-    for comm in (first, second):
-        await comm.disconnect()
-
-
-async def test_one_session_may_keep_a_handful_of_pages_open_from_any_address(settings):
-    from django.contrib.sessions.backends.db import SessionStore
-
-    settings.WS_MAX_SOCKETS_PER_CLIENT = 2
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    session = await database_sync_to_async(SessionStore)()
-    session["guest_name"] = "Gus"
-    await database_sync_to_async(session.save)()
-    key = session.session_key
-    pages = [await open_page(game.code, f"192.0.2.{i}", key) for i in range(2)]
-    for page in pages:
-        await receive_board(page)
-    extra = await open_page(game.code, "192.0.2.99", key)
-    assert "too many pages" in await refused(extra)
-    for page in pages:
-        await page.disconnect()
-    assert socket_limits.open_count("session", key) == 0
-
-
-async def test_a_table_takes_a_limited_number_of_pages(settings):
-    settings.WS_MAX_SOCKETS_PER_ROOM = 2
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    pages = [await open_page(game.code, f"192.0.2.{i}") for i in range(2)]
-    for page in pages:
-        await receive_board(page)
-    extra = await open_page(game.code, "192.0.2.50")
-    assert "as many people watching as it can take" in await refused(extra)
-    assert await open_pages() == 2
-    for page in pages:
-        await page.disconnect()
-    assert socket_limits.open_count("room", game.code) == 0
-
-
-async def test_a_page_that_fails_frees_its_place(settings, monkeypatch):
-    settings.WS_MAX_SOCKETS_PER_CLIENT = 1
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    page = await open_page(game.code)
-    await receive_board(page)
-
-    async def broken(self, text_data=None, bytes_data=None):
-        raise RuntimeError("a bug in a handler")
-
-    monkeypatch.setattr(GameConsumer, "receive", broken)
-    await page.send_to(text_data="{}")
-    with pytest.raises(RuntimeError):
-        await page.wait(timeout=3)
-    again = await open_page(game.code)
-    await receive_board(again)
-    await again.disconnect()
-
-
-async def test_no_limit_when_the_setting_is_zero(settings):
-    settings.WS_MAX_SOCKETS_PER_CLIENT = 0
-    settings.WS_MAX_SOCKETS_PER_ROOM = 0
-    host = await make_user("ann")
-    game = await two_player_game(host)
-    pages = [await open_page(game.code) for _ in range(12)]
-    for page in pages:
-        await receive_board(page)
-    for page in pages:
-        await page.disconnect()
 
 
 # -- refusals in the page's language ------------------------------------------------------------
