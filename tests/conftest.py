@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from typing import Any
@@ -130,6 +131,68 @@ def seen_from(html: str, seat: int | None) -> str:
     for start, end in reversed(finder.spans):
         html = html[:start] + html[end:]
     return html
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One row of a scorecard as a person reads it (a box's long name, no text that only
+    a phone or the reader's own column shows)."""
+
+    kind: str  # the row's class: "sum", "total", or "" (a box, the column heads)
+    label: str  # the row's head: a box's name, a sum's, "Box"
+    cells: tuple[str, ...]  # each column's text
+    looks: tuple[str, ...]  # each column's cell class: "filled", "open", "current", …
+
+
+class _CardReader(HTMLParser):
+    _SKIPPED = {"label-short", "you-tag"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[CardRow] = []
+        self.row: list[tuple[str, str]] | None = None  # (class, text) of each cell so far
+        self.row_kind = ""
+        self.skipping = 0  # depth inside a skipped element
+        self.tables = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if self.skipping or self._SKIPPED & set(classes):
+            self.skipping += 1
+        elif tag == "tr":
+            self.row, self.row_kind = [], " ".join(classes)
+        elif tag in ("th", "td") and self.row is not None:
+            self.row.append((" ".join(classes), ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skipping:
+            self.skipping -= 1
+        elif tag == "tr" and self.row:
+            (_, label), *cells = self.row
+            self.rows.append(
+                CardRow(
+                    self.row_kind,
+                    label.strip(),
+                    tuple(re.sub(r"\s+", " ", text).strip() for _, text in cells),
+                    tuple(look for look, _ in cells),
+                )
+            )
+            self.row = None
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping and self.row:
+            look, text = self.row[-1]
+            self.row[-1] = (look, f"{text} {data}")
+
+
+def scorecard_of(html: str, look: str = "") -> list[CardRow]:
+    """The rows of the first scorecard in ``html`` (with ``look``: the one of that class),
+    the column heads first."""
+    start = re.search(r'<table class="scorecard%s[ "]' % (" " + look if look else ""), html)
+    assert start is not None, f"no scorecard {look!r} on the page"
+    reader = _CardReader()
+    reader.feed(html[start.start() : html.index("</table>", start.start())])
+    return reader.rows
 
 
 def board_view(game: Game, viewer: Player) -> Any:

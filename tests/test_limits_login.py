@@ -61,10 +61,10 @@ def test_a_crowd_attacking_one_name_is_held_back_but_never_an_address_that_has_n
     crowd = [browser(f"203.0.113.{number}") for number in range(1, 21)]
     for member in crowd:  # one guess each: no address comes near its own limit
         assert log_in(member, "alice").status_code == 200
-    # The name has had its twenty failures: every address of the crowd waits for the hour's
-    # window (more than the five minutes of an address's own limit)...
+    # The name has had its twenty failures: every address of the crowd waits for the end of
+    # the name's window (django-ratelimit's fixed windows: somewhere within the hour)...
     for member in crowd:
-        assert 5 * 60 < retry_after(log_in(member, "alice", PASSWORD)) <= 60 * 60
+        assert 0 < retry_after(log_in(member, "alice", PASSWORD)) <= 60 * 60
         assert not logged_in(member)
     # ...and a new address still gets its try: a guess is refused as usual, ...
     newcomer = browser("203.0.113.200")

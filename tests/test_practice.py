@@ -9,8 +9,9 @@ import pytest
 
 from games import services
 from games.models import Game, Move, PracticeRecord
-from games.rules import Rules
+from games.rules import Category, Rules
 from games.strategy.review import LoggedMove, review_game
+from tests.conftest import scorecard_of
 
 pytestmark = pytest.mark.django_db
 
@@ -131,13 +132,37 @@ def test_only_positions_whose_best_choice_is_a_keep_are_offered(
 def test_the_position_shows_the_card_it_was_played_on(client, costly_game):
     page = client.get("/practice/").content.decode()
 
-    card = page[page.index('<table class="scorecard practice-card">') :]
-    card = card[: card.index("</table>")]
+    card = {row.label: row for row in scorecard_of(page, "practice-card")}
     # Round 2: the Large Straight of round 1 is filled, every other box is open.
-    assert re.search(r"<th scope=\"row\">Large Straight</th><td>40</td>", card)
-    assert re.search(r'<tr class="open"><th scope="row">Chance</th>', card)
-    assert card.count('<tr class="open">') == 12
-    assert "63 more for the bonus" in card
+    assert (card["Large Straight"].cells, card["Large Straight"].looks) == (("40",), ("filled",))
+    assert (card["Chance"].cells, card["Chance"].looks) == (("",), ("open",))
+    assert sum(row.looks == ("open",) for row in card.values()) == 12
+    assert card["Upper subtotal"].cells == ("0 63 more for the bonus",)
+    assert card["Total"].cells == ("40",)
+    assert card["Box"].cells == ("Player",)  # no name: the page is anonymous
+
+
+def test_the_position_s_card_is_the_table_card_for_the_same_scores(
+    client, alice_client, ann, costly_game, make_game, take_turn
+):
+    """The practice page draws the table's own scorecard: the same boxes, sums and total,
+    cell for cell, for a card with the same Large Straight in round 1."""
+    game = take_turn(make_game(ann, start=True), ann, "12345", Category.LARGE_STRAIGHT)
+    table = scorecard_of(alice_client.get(f"/g/{game.code}/").content.decode())
+
+    practice = scorecard_of(client.get("/practice/").content.decode(), "practice-card")
+
+    assert practice[1:] == table[1:]  # every row under the column head
+    assert [row.label for row in practice] == [
+        "Box",
+        *(c.label for c in Category if c.is_upper),
+        "Upper subtotal",
+        "Bonus (63+)",
+        *(c.label for c in Category if not c.is_upper),
+        "Yahtzee bonus",
+        "Total",
+    ]
+    assert (practice[0].cells, table[0].cells) == (("Player",), ("alice",))
 
 
 def test_a_guest_may_practise_but_keeps_no_record(client, costly_game):

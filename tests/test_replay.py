@@ -11,7 +11,7 @@ import pytest
 from games import selectors, services
 from games.models import Game, Move
 from games.rules import Category
-from tests.conftest import version_of
+from tests.conftest import CardRow, scorecard_of, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +46,11 @@ def played(loaded_dice, make_game, ann, ben) -> Game:
     return game
 
 
+def row_of(page: str, label: str) -> CardRow:
+    """The replay card's row of that name."""
+    return next(row for row in scorecard_of(page, "replay-card") if row.label == label)
+
+
 def versions(game: Game) -> dict[str, list[int]]:
     by_kind: dict[str, list[int]] = {}
     for move in Move.objects.filter(game=game).order_by("version"):
@@ -77,15 +82,15 @@ def test_each_kind_of_move_is_shown_with_its_dice_and_the_cards_as_they_were(pla
     assert "alice rolled again, keeping 1 1 1." in again
     assert re.findall(r'data-die-value="(\d)"', again) == ["1", "1", "1", "1", "4"]
     # Before the box is chosen, the Ones box is still empty on alice's card.
-    assert f'<th scope="row">{ONES}</th><td></td><td></td>' in again
+    assert row_of(again, ONES).cells == ("", "")
 
     scored = text(client.get(url + str(v["score"][0])))
     assert f"alice scored 4 in {ONES}." in scored
-    assert f'<th scope="row">{ONES}</th><td>4</td><td></td>' in scored
+    assert row_of(scored, ONES).cells == ("4", "")
 
     last = text(client.get(url + str(v["score"][1])))
     assert "bob scored 50 in Yahtzee." in last
-    assert '<th scope="row">Yahtzee</th><td></td><td>50</td>' in last
+    assert row_of(last, "Yahtzee").cells == ("", "50")
     assert 'rel="next"' not in last and 'rel="prev"' in last
 
 
@@ -186,3 +191,29 @@ def test_the_replay_page_steps_by_arrow_keys_from_a_static_script(played, client
     assert "js/replay.js" in page
     assert 'data-replay="next"' in page
     assert "<script>" not in page
+
+
+def test_the_replay_card_is_the_table_card_at_that_moment(played, client):
+    """The replay draws the table's own scorecard: the same boxes, sums and total, cell for
+    cell, with the mover's column marked instead of the column on turn."""
+    last = versions(played)["score"][-1]
+    table = scorecard_of(client.get(f"/g/{played.code}/").content.decode())
+    replay = scorecard_of(client.get(f"/g/{played.code}/replay/?v={last}").content.decode())
+
+    assert replay[1:] == table[1:]  # every row under the column heads
+    assert [row.label for row in replay] == [
+        "Box",
+        *(c.label for c in Category if c.is_upper),
+        "Upper subtotal",
+        "Bonus (63+)",
+        *(c.label for c in Category if not c.is_upper),
+        "Yahtzee bonus",
+        "Total",
+    ]
+    assert replay[0].cells == table[0].cells == ("alice", "bob")
+    assert replay[0].looks == ("", "current")  # bob scored the last move
+    assert table[0].looks == ("current", "")  # alice is on turn
+    subtotal = next(row for row in replay if row.label == "Upper subtotal")
+    assert subtotal.cells == ("4 59 more for the bonus", "0 63 more for the bonus")
+    assert next(row for row in replay if row.kind == "total").cells == ("4", "50")
+    assert next(row for row in replay if row.label == "Yahtzee").looks == ("open", "filled")

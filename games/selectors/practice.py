@@ -10,39 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from django.core import signing
+from django.utils.translation import gettext
 
 from games.models import Game, Move
-from games.rules import UPPER_BONUS_THRESHOLD, Category, IllegalMove, Scorecard
+from games.rules import Category, IllegalMove, Scorecard
 from games.viewmodels.base import DieView, ViewModel, plain_dice
 from games.viewmodels.choices import ChoiceView, wire_views
-from games.words import box_name
+from games.viewmodels.scorecard import Card, card_of
 
 SALT = "games.practice"
 GAMES_READ = 200  # the latest reviewed games the positions are taken from
 POSITIONS = 50  # the costliest keeps among them
 MIN_LOSS = 1.0  # a keep that gave away less is no lesson
-
-
-@dataclass(frozen=True)
-class PracticeCard(ViewModel):
-    """The card a position was played on: each box's score (None: open) and the sums."""
-
-    boxes: tuple[tuple[str, int | None], ...]  # (the box's name, its score), printed order
-    upper_subtotal: int
-    upper_bonus: int
-    yahtzee_bonus: int
-
-    @property
-    def upper_remaining(self) -> int:
-        return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)
-
-    @property
-    def upper(self) -> tuple[tuple[str, int | None], ...]:
-        return self.boxes[:6]
-
-    @property
-    def lower(self) -> tuple[tuple[str, int | None], ...]:
-        return self.boxes[6:]
 
 
 @dataclass(frozen=True)
@@ -57,7 +36,7 @@ class PositionView(ViewModel):
     game_id: int = 0  # where it was played (never shown: the page is anonymous)
     seat: int = 0
     decision: int = 0  # its place in the seat's review
-    card: PracticeCard | None = None  # the card it was played on (None: not rebuilt)
+    card: Card | None = None  # the card it was played on (None: not rebuilt)
 
 
 @dataclass(frozen=True)
@@ -152,15 +131,8 @@ def with_card(position: PositionView, game: Game | None = None) -> PositionView:
         return position  # a log that does not add up: no card rather than a wrong one
     if card.filled_count != position.round - 1:
         return position
-    return replace(
-        position,
-        card=PracticeCard(
-            boxes=tuple((box_name(c), card[c]) for c in Category),
-            upper_subtotal=card.upper_subtotal,
-            upper_bonus=card.upper_bonus,
-            yahtzee_bonus=card.yahtzee_bonus,
-        ),
-    )
+    # Headed "Player", not by their name: the page is anonymous.
+    return replace(position, card=card_of([card], [gettext("Player")]))
 
 
 def practice_answer_view(position: PositionView, kept_indices: set[int]) -> AnswerView:

@@ -15,6 +15,7 @@ from games.rules import Category, IllegalMove, Scorecard
 from games.strategy.choices import is_negligible
 from games.viewmodels.base import DieView, ViewModel
 from games.viewmodels.coach import choice_words
+from games.viewmodels.scorecard import Card, card_of
 from games.words import box_name
 
 
@@ -32,17 +33,6 @@ class Verdict(ViewModel):
 
 
 @dataclass(frozen=True)
-class CardColumn(ViewModel):
-    position: int
-    name: str
-    values: tuple[int | None, ...]  # one per category, in printed order
-    upper_bonus: int
-    yahtzee_bonus: int
-    total: int
-    is_actor: bool
-
-
-@dataclass(frozen=True)
 class Step(ViewModel):
     """One moment of the replay: a move and the table just after it."""
 
@@ -52,8 +42,15 @@ class Step(ViewModel):
     sentence: str
     dice: tuple[DieView, ...]
     verdict: Verdict | None
-    cards: tuple[CardColumn, ...]
+    cards: tuple[Scorecard, ...]  # everyone's, just after the move
+    names: tuple[str, ...]  # by seat
     coach_for: str = ""  # the coach played this move for the person of that name
+
+    @property
+    def card(self) -> Card:
+        """Everyone's card just after the move, the mover's column marked (drawn only for
+        the moment shown)."""
+        return card_of(self.cards, self.names, current=self.seat)
 
 
 @dataclass(frozen=True)
@@ -61,8 +58,6 @@ class ReplayView(ViewModel):
     game: Game
     steps: tuple[Step, ...]
     index: int
-
-    categories = tuple(Category)
 
     @property
     def step(self) -> Step:
@@ -89,12 +84,6 @@ class ReplayView(ViewModel):
     def last(self) -> int | None:
         return self.steps[-1].version if self.index < len(self.steps) - 1 else None
 
-    @property
-    def rows(self) -> list[tuple[str, list[int | None]]]:
-        """The score pad at this moment: each box's label and every seat's value in it."""
-        cards = self.step.cards
-        return [(box_name(c), [card.values[i] for card in cards]) for i, c in enumerate(Category)]
-
 
 class _Logged:
     """A dice source showing the faces a roll logged for the dice not kept."""
@@ -116,21 +105,6 @@ def _verdicts(game: Game) -> dict[tuple[int, int], dict]:
     }
 
 
-def _columns(state: GameState, names: dict[int, str], actor: int | None) -> tuple:
-    return tuple(
-        CardColumn(
-            position=position,
-            name=names.get(position, ""),
-            values=tuple(card[c] for c in Category),
-            upper_bonus=card.upper_bonus,
-            yahtzee_bonus=card.yahtzee_bonus,
-            total=card.total,
-            is_actor=position == actor,
-        )
-        for position, card in enumerate(state.cards)
-    )
-
-
 def _kept_words(dice: tuple[int, ...], held: tuple[bool, ...]) -> str:
     return " ".join(str(d) for d, h in zip(dice, held, strict=True) if h)
 
@@ -140,6 +114,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
     by (seat, decision index)."""
     seats = list(game.seats.order_by("position"))
     names = {seat.position: seat.display_name for seat in seats}
+    heads = tuple(names.get(position, "") for position in range(len(seats)))
     rules = game.rules
     verdicts = _verdicts(game)
     state: GameState | None = None
@@ -227,7 +202,8 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                 if shown
                 else (),
                 verdict=verdict,
-                cards=_columns(state, names, seat),
+                cards=state.cards,
+                names=heads,
                 coach_for=names.get(seat, "") if move.by_coach and seat is not None else "",
             )
         )

@@ -18,9 +18,17 @@ from games.viewmodels.action_urls import action_urls
 from games.viewmodels.announcements import announcement
 from games.viewmodels.base import DieView, ViewModel
 from games.viewmodels.coach import Hints, hints_for
-from games.viewmodels.move_log import NO_MOVES, SHORT_LABELS, MoveLog, move_log
+from games.viewmodels.move_log import NO_MOVES, MoveLog, move_log
 from games.viewmodels.review import SeatReviewView, review_views
-from games.viewmodels.scorecard import BoxView, Columns, ColumnView, RollOffView, RowView
+from games.viewmodels.scorecard import (
+    BoxView,
+    Card,
+    Columns,
+    RollOffView,
+    RowView,
+    column_of,
+    rows_of,
+)
 from games.words import joker_words, refusal_words
 
 K = TypeVar("K")
@@ -129,10 +137,7 @@ class GameView(ViewModel):
         )
 
     def _rows(self) -> list[RowView]:
-        return [
-            RowView(c.value, label, tuple(s.boxes[c] for s in self.seats), short)
-            for c, label, short in _row_labels(render_language.current())
-        ]
+        return rows_of([s.boxes for s in self.seats])
 
     @cached_property
     def columns(self) -> Columns:
@@ -141,22 +146,16 @@ class GameView(ViewModel):
         return _per_version(scorecard_columns, key, self._columns)
 
     def _columns(self) -> Columns:
+        in_play = self.status == Game.Status.PLAYING
         return Columns(
-            ColumnView(
-                s.position,
-                s.name,
-                s.is_current,
-                s.upper_subtotal,
-                s.upper_bonus,
-                s.upper_remaining,
-                s.yahtzee_bonus_count,
-                s.total,
-                bonus_open=self.status == Game.Status.PLAYING
-                and not s.upper_bonus
-                and any(s.card[c] is None for c in UPPER),
-            )
+            column_of(s.position, s.name, s.card, is_current=s.is_current, in_play=in_play)
             for s in self.seats
         )
+
+    @cached_property
+    def card(self) -> Card:
+        """The scorecard as ``room.html#scorecard`` draws it, for this board's viewpoint."""
+        return Card(self.columns, self.upper_rows, self.lower_rows, self.for_turn, self.for_others)
 
     @property
     def rolloff_open(self) -> bool:
@@ -251,12 +250,6 @@ scorecard_columns: caches.Cache[tuple[str, str, int], Columns] = caches.lru(
 def _per_version(cache: caches.Cache[K, V], key: K, make: Callable[[], V]) -> V:
     found = cache.get(key)
     return found if found is not None else cache.setdefault(key, make())
-
-
-@caches.memoize("scorecard row labels by language", maxsize=8)
-def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
-    """Each box with its name and its short name, in ``language`` (the one active)."""
-    return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
 
 
 def _mask(held: tuple[bool, ...]) -> str:

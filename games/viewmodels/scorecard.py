@@ -1,13 +1,19 @@
-"""The scorecard's pieces as a board shows them: rows, boxes, column heads and sums, and the
-roll-off that decided who starts."""
+"""The scorecard's pieces as a page shows them: rows, boxes, column heads and sums, the
+whole card (:class:`Card`, what ``room.html#scorecard`` draws on every page that shows
+one: the table, the replay, a practice position), and the roll-off that decided who
+starts."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from games.rules import Category
+from games import caches, render_language
+from games.rules import CATEGORIES, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from games.viewmodels.base import ViewModel
 from games.viewmodels.coach import BoxHint
+from games.viewmodels.move_log import SHORT_LABELS
 
 
 @dataclass(frozen=True)
@@ -92,3 +98,73 @@ class Columns(tuple[ColumnView, ...]):
     @property
     def totals(self) -> tuple[int, ...]:
         return tuple(c.total for c in self)
+
+
+@dataclass(frozen=True)
+class Card(ViewModel):
+    """A scorecard as ``room.html#scorecard`` draws it: a column per seat, the upper and
+    the lower section's rows, and who the boxes the dice could fill are drawn for (the
+    player on turn, everyone else; neither where nothing can be scored)."""
+
+    columns: Columns
+    upper_rows: Sequence[RowView]
+    lower_rows: Sequence[RowView]
+    for_turn: bool = False
+    for_others: bool = False
+
+
+def column_of(
+    position: int, name: str, card: Scorecard, *, is_current: bool = False, in_play: bool = True
+) -> ColumnView:
+    """One seat's column head and sums; while the game is ``in_play``, how far the upper
+    bonus still is, as long as it can be reached."""
+    return ColumnView(
+        position,
+        name,
+        is_current,
+        card.upper_subtotal,
+        card.upper_bonus,
+        max(0, UPPER_BONUS_THRESHOLD - card.upper_subtotal),
+        card.yahtzee_bonus_count,
+        card.total,
+        bonus_open=in_play and not card.upper_bonus and any(card[c] is None for c in UPPER),
+    )
+
+
+def rows_of(boxes: Sequence[Mapping[Category, BoxView]]) -> list[RowView]:
+    """The card's rows in printed order, each with every column's box (``boxes``: one
+    mapping per column)."""
+    return [
+        RowView(c.value, label, tuple(column[c] for column in boxes), short)
+        for c, label, short in _row_labels(render_language.current())
+    ]
+
+
+@caches.memoize("scorecard row labels by language", maxsize=8)
+def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
+    """Each box with its name and its short name, in ``language`` (the one active)."""
+    return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
+
+
+def filled_boxes(card: Scorecard) -> Mapping[Category, BoxView]:
+    """A card's boxes as they stand, with nothing to score in them now."""
+    return MappingProxyType({c: BoxView(c, card[c], None) for c in CATEGORIES})
+
+
+def card_of(
+    cards: Sequence[Scorecard],
+    names: Sequence[str],
+    *,
+    current: int | None = None,
+    in_play: bool = True,
+) -> Card:
+    """The card of a page where nothing can be scored (a replay's moment, a practice
+    position): one column per scorecard, headed by its name; ``current`` marks the
+    column of the seat that moved."""
+    rows = rows_of([filled_boxes(card) for card in cards])
+    columns = Columns(
+        column_of(position, name, card, is_current=position == current, in_play=in_play)
+        for position, (card, name) in enumerate(zip(cards, names, strict=True))
+    )
+    upper = len(UPPER)
+    return Card(columns, tuple(rows[:upper]), tuple(rows[upper:]))
