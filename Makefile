@@ -98,7 +98,7 @@ SCALE_SUITE = $(wildcard tests/services/test_*.py tests/views/test_*.py tests/li
 	tests/test_dice.py tests/test_replay.py tests/test_ratings.py tests/test_series.py \
 	tests/test_committed.py tests/test_shared_boards.py tests/test_languages.py \
 	tests/test_feedback.py tests/test_practice.py tests/test_coach_pages.py \
-	tests/test_table_layout.py tests/test_selectors.py tests/test_request_handler.py)
+	tests/test_table_layout.py tests/test_selectors.py)
 .PHONY: test-scale bench-load
 test-scale: install
 	YAHTZEE_SCALE=1 YAHTZEE_SCALE_POSTGRES=$(SCALE_POSTGRES)/postgres \
