@@ -156,11 +156,11 @@ def game_remove_bot(*, code: str, player: Player, version: int | None, position:
     if seat is None:
         raise GameError(gettext("There is no computer player in that seat."))
     seat.delete()
-    _close_gaps(game)
+    close_gaps(game)
     return bump(game)
 
 
-def _close_gaps(game: Game) -> None:
+def close_gaps(game: Game) -> None:
     """Renumber the seated players 0..n-1 after someone left."""
     for position, other in enumerate(game.seats.order_by("position")):
         if other.position != position:
@@ -211,7 +211,7 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Snapshot:
     if player.hosts(game):
         raise GameError(gettext("The host keeps their seat; start the game or let it be."))
     seat.delete()
-    _close_gaps(game)
+    close_gaps(game)
     return bump(game)
 
 
