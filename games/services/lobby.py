@@ -264,6 +264,8 @@ def game_rematch(*, code: str, player: Player) -> Game:
     if existing is not None:
         return existing
     continues = game.in_series and game.series_game < game.series_length
+    # A deleted account's seat (no account, token or level) has nobody to seat again.
+    seats = [s for s in seats if s.bot or s.user_id or s.guest]
     new = Game.objects.create(
         # The next game of the series, with the same people; after its last, a new series.
         series_length=game.series_length,
@@ -283,7 +285,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
     Seat.objects.bulk_create(
         Seat(
             game=new,
-            position=s.position,
+            position=position,
             user_id=s.user_id,
             guest=s.guest,
             bot=s.bot,
@@ -293,7 +295,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
             # proposes theirs from the browser (and the start makes any still missing).
             client_seed=fair.new_client_seed() if s.bot else "",
         )
-        for s in seats
+        for position, s in enumerate(seats)
     )
     bump(game)  # the finished game's page now links the rematch
     return new

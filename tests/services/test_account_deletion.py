@@ -125,3 +125,18 @@ def test_the_other_accounts_and_guests_are_untouched(alice, bob, make_game, ben)
 
     assert [s.name for s in Seat.objects.filter(game=game)] == ["bob", "Gus"]
     assert User.objects.filter(username="bob").exists()
+
+
+def test_a_rematch_of_a_game_with_a_former_player_seats_only_the_others(
+    alice, bob, carol, finished_game, ben
+):
+    game = finished_game(
+        (bob, full_card(chance=10)), (alice, full_card(chance=30)), (carol, full_card())
+    )
+    services.account_delete(user_id=alice.pk)
+
+    rematch = services.game_rematch(code=game.code, player=ben)
+
+    seats = list(rematch.seats.order_by("position"))
+    assert [(s.position, s.user_id) for s in seats] == [(0, bob.pk), (1, carol.pk)]
+    assert rematch.seat_count == 2
