@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.committed import committed
 from games.models import Game, RetiredUsername, Seat
 from games.models.accounts import Profile
 from games.services.absence import pass_host, seat_leave_playing
@@ -97,7 +98,9 @@ def _forget_in(game: Game, user_id: int) -> None:
         seat.delete()
         others = [s for s in seats if s is not seat]
         if not any(not s.bot for s in others):
+            code = game.code
             game.delete()  # nobody else was waiting at it
+            transaction.on_commit(lambda: committed.forget(code))
             return
         close_gaps(game)
         if hosted:
