@@ -1,4 +1,5 @@
-"""Limits on abuse: how often one client may fail to log in or sign up, open tables, post.
+"""Limits on abuse: how often one client may fail to log in, sign up or give its password,
+ask for password resets, open tables, post.
 
 Every count lives in Django's default cache (local memory in the embedded deployment, Redis
 at scale, so a limit holds across all processes), in django-ratelimit's fixed windows. A
@@ -16,6 +17,14 @@ The rates are settings, each read from the environment variable of the same name
   refusing only the addresses that have themselves failed on that name in its window;
 - ``LIMIT_SIGNUP_FAILURES`` (``10/5m``): refused sign-ups, per client address and username;
   ``LIMIT_SIGNUP_FAILURES_PER_IP`` (``30/5m``): per client address, whatever the names;
+- ``LIMIT_PASSWORD_FAILURES`` (``10/5m``): a wrong password where the account page asks
+  for it (changing it, deleting the account), and refused new passwords on a reset link,
+  per client address and account; ``LIMIT_PASSWORD_FAILURES_PER_IP`` (``30/5m``): per
+  client address;
+- ``LIMIT_PASSWORD_RESETS_PER_IP`` (``10/h``): password reset requests, per client address,
+  whether or not the address belongs to an account; ``LIMIT_PASSWORD_RESETS_PER_EMAIL``
+  (``3/h``): per e-mail address asked for, from anywhere (what a reset costs a stranger is
+  an e-mail in someone's inbox: the count protects the inbox);
 - ``LIMIT_TABLES_PER_SESSION`` (``5/m``), ``LIMIT_TABLES_PER_IP`` (``10/m``): tables opened;
 - ``LIMIT_POSTS_PER_SESSION`` (``300/m``): POSTs of any kind per session (per address for
   a client without one), far more than the fastest player sends.
@@ -140,6 +149,12 @@ SIGNUP_FAILURES = FailureLimits(
     per_address_and_name=Limit("signup-failures", "LIMIT_SIGNUP_FAILURES"),
     per_address=Limit("signup-failures-per-ip", "LIMIT_SIGNUP_FAILURES_PER_IP"),
 )
+PASSWORD_FAILURES = FailureLimits(
+    per_address_and_name=Limit("password-failures", "LIMIT_PASSWORD_FAILURES"),
+    per_address=Limit("password-failures-per-ip", "LIMIT_PASSWORD_FAILURES_PER_IP"),
+)
+PASSWORD_RESETS_PER_IP = Limit("password-resets-per-ip", "LIMIT_PASSWORD_RESETS_PER_IP")
+PASSWORD_RESETS_PER_EMAIL = Limit("password-resets-per-email", "LIMIT_PASSWORD_RESETS_PER_EMAIL")
 TABLES_PER_SESSION = Limit("tables-per-session", "LIMIT_TABLES_PER_SESSION")
 TABLES_PER_IP = Limit("tables-per-ip", "LIMIT_TABLES_PER_IP")
 POSTS_PER_SESSION = Limit("posts-per-session", "LIMIT_POSTS_PER_SESSION")
@@ -284,22 +299,60 @@ def count_failed_login(
     LOGIN_FAILURES.fail(request, credentials.get(get_user_model().USERNAME_FIELD, ""))
 
 
-def limit_failed_signups(view: View) -> View:
-    """The sign-up view refuses a POST with 429 once its address has too many refused
-    sign-ups (which the view answers with 400) for the username it asks for, or for any."""
+def _limit_failed_posts(
+    limits: FailureLimits, name_of: Callable[[HttpRequest], object]
+) -> Callable[[View], View]:
+    """A form's view refuses a POST with 429 once its address has too many refused posts
+    (which the view answers with 400) for the name ``name_of`` finds, or for any."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if request.method != "POST" or is_exempt(request):
+                return view(request, *args, **kwargs)
+            name = name_of(request)
+            wait = limits.wait(request, name)
+            if wait:
+                return too_many_requests(request, wait)
+            response = view(request, *args, **kwargs)
+            if response.status_code == 400:
+                limits.fail(request, name)
+            return response
+
+        return limited
+
+    return decorate
+
+
+def _account_name(request: HttpRequest) -> object:
+    user = getattr(request, "user", None)
+    return user.get_username() if user is not None and user.is_authenticated else ""
+
+
+#: The sign-up view: refused sign-ups for the username it asks for, or for any.
+limit_failed_signups = _limit_failed_posts(SIGNUP_FAILURES, _posted_username)
+#: The forms that check a password (changing it, deleting the account) and the reset
+#: link's new password: refused posts for the logged-in account, or from the address.
+limit_failed_passwords = _limit_failed_posts(PASSWORD_FAILURES, _account_name)
+
+
+def limit_password_resets(view: View) -> View:
+    """Asking for a password reset counts for the address (``LIMIT_PASSWORD_RESETS_PER_IP``)
+    and for the e-mail address asked for (``LIMIT_PASSWORD_RESETS_PER_EMAIL``), whether or
+    not it belongs to an account, so the answer tells nothing; over either, 429 and no
+    e-mail."""
 
     @wraps(view)
     def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if request.method != "POST" or is_exempt(request):
-            return view(request, *args, **kwargs)
-        username = _posted_username(request)
-        wait = SIGNUP_FAILURES.wait(request, username)
-        if wait:
-            return too_many_requests(request, wait)
-        response = view(request, *args, **kwargs)
-        if response.status_code == 400:
-            SIGNUP_FAILURES.fail(request, username)
-        return response
+        if request.method == "POST" and not is_exempt(request):
+            counts = [(PASSWORD_RESETS_PER_IP, _ip_value(request))]
+            email = " ".join(str(request.POST.get("email", "")).split()).casefold()
+            if email:
+                counts.append((PASSWORD_RESETS_PER_EMAIL, f"email:{email}"))
+            wait = _longest([limit.hit(request, value) for limit, value in counts])
+            if wait:
+                return too_many_requests(request, wait)
+        return view(request, *args, **kwargs)
 
     return limited
 

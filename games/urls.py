@@ -2,7 +2,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from games import converters
-from games.limits import limit_failed_logins, limit_failed_signups, limit_table_creation
+from games.limits import (
+    limit_failed_logins,
+    limit_failed_passwords,
+    limit_failed_signups,
+    limit_password_resets,
+    limit_table_creation,
+)
 from games.views import accounts, pages, table
 from games.views.practice import practice_page
 
@@ -36,6 +42,35 @@ urlpatterns = [
     path("accounts/", accounts.account, name="account"),
     path("accounts/login/", limit_failed_logins(accounts.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        limit_failed_passwords(accounts.PasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/reset/",
+        limit_password_resets(accounts.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        accounts.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        limit_failed_passwords(accounts.PasswordResetConfirmView.as_view()),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        accounts.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path(
+        "accounts/delete/", limit_failed_passwords(accounts.account_delete), name="account_delete"
+    ),
+    path("accounts/data.json", accounts.account_data, name="account_data"),
     # Links whose code or username the site could not have made: a 404 saying so, before
     # anything reaches the database (games/converters.py). A well-formed one is left to
     # the URLs above, so /g/<code> without its last slash is still sent on to /g/<code>/.

@@ -1,4 +1,5 @@
-"""Django's own messages a player can meet (sign-up, log-in, password rules, form errors).
+"""Django's own messages a player can meet (sign-up, log-in, password change and reset,
+password rules, form errors).
 
 Never imported: ``makemessages`` reads this file so that these messages are in the
 project's catalogs (``locale/``), which take precedence over Django's, and are translated
@@ -48,6 +49,12 @@ DJANGO_MESSAGES = [
         "case-sensitive."
     ),
     gettext_noop("This account is inactive."),
+    # django/contrib/auth: changing a password, and setting one from a reset link
+    gettext_noop("Old password"),
+    gettext_noop("Your old password was entered incorrectly. Please enter it again."),
+    gettext_noop("New password"),
+    gettext_noop("New password confirmation"),
+    gettext_noop("Email"),
     # django/contrib/auth/password_validation
     ngettext_lazy(
         "This password is too short. It must contain at least %d character.",

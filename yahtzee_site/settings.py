@@ -288,6 +288,13 @@ LIMIT_LOGIN_FAILURES_PER_USERNAME = env_rate("LIMIT_LOGIN_FAILURES_PER_USERNAME"
 # Refused sign-ups per address and username, and per address.
 LIMIT_SIGNUP_FAILURES = env_rate("LIMIT_SIGNUP_FAILURES", "10/5m")
 LIMIT_SIGNUP_FAILURES_PER_IP = env_rate("LIMIT_SIGNUP_FAILURES_PER_IP", "30/5m")
+# A wrong password on the account's forms (change, deletion) and refused new passwords on
+# a reset link, per address and account, and per address.
+LIMIT_PASSWORD_FAILURES = env_rate("LIMIT_PASSWORD_FAILURES", "10/5m")
+LIMIT_PASSWORD_FAILURES_PER_IP = env_rate("LIMIT_PASSWORD_FAILURES_PER_IP", "30/5m")
+# Password reset requests per address, and per e-mail address asked for.
+LIMIT_PASSWORD_RESETS_PER_IP = env_rate("LIMIT_PASSWORD_RESETS_PER_IP", "10/h")
+LIMIT_PASSWORD_RESETS_PER_EMAIL = env_rate("LIMIT_PASSWORD_RESETS_PER_EMAIL", "3/h")
 LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
 LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
 LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")

@@ -1,25 +1,28 @@
 """Persistence: a game's tables (the game, its seats, its move log), the choices a table is
-opened with, accounts (profile, rating, practice) and who is connected."""
+opened with, accounts (profile, rating, practice, retired usernames) and who is connected."""
 
-from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating
+from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.options import BotLevel, Pace
 from games.models.presence import Connection, LiveServer
 from games.models.tables import (
     CODE_ALPHABET,
     CODE_LENGTH,
     ENDED_STATUSES,
+    FORMER_PLAYER,
     Game,
     Move,
     Player,
     Seat,
     new_game_code,
     no_holds,
+    seat_name,
 )
 
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
     "ENDED_STATUSES",
+    "FORMER_PLAYER",
     "BotLevel",
     "Connection",
     "Game",
@@ -31,7 +34,9 @@ __all__ = [
     "PracticeRecord",
     "Profile",
     "Rating",
+    "RetiredUsername",
     "Seat",
     "new_game_code",
     "no_holds",
+    "seat_name",
 ]

@@ -1,5 +1,5 @@
 """What the site remembers about an account beyond Django's user: its language, its rating
-and its practice answers."""
+and its practice answers; and the usernames of deleted accounts, which nobody may take."""
 
 from __future__ import annotations
 
@@ -77,3 +77,19 @@ class PracticeAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.game_id}#{self.seat}/{self.decision}"
+
+
+class RetiredUsername(models.Model):
+    """The username of a deleted account. Nobody may sign up under it again (compared as
+    Django's sign-up compares usernames, ignoring case), so no one can pass for the old
+    player in the games and links that once named them."""
+
+    username = models.CharField(max_length=150, unique=True)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.username
+
+    @classmethod
+    def is_retired(cls, username: str) -> bool:
+        return cls.objects.filter(username__iexact=username).exists()

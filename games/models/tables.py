@@ -210,7 +210,8 @@ class Seat(models.Model):
     # A computer player's place among the table's computer players of its level (1, 2...):
     # with ``bot``, all its name says, so every reader sees it named in their own language.
     bot_number = models.PositiveSmallIntegerField(default=0)
-    # A person's display name; a computer player's English name (see ``display_name``).
+    # A person's display name; a computer player's English name (see ``display_name``);
+    # "" for the seat of a deleted account, shown as "A former player".
     name = models.CharField(max_length=40)
     scorecard = models.JSONField(default=dict)
     total = models.PositiveIntegerField(default=0)
@@ -259,15 +260,24 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         """The name a reader sees: a person's own, a computer player's in the active
-        language ("Coach bot 2", "కోచ్ బాట్ 2")."""
-        if not self.bot:
-            return self.name
-        return BotLevel(self.bot).seat_name(self.bot_number)
+        language ("Coach bot 2", "కోచ్ బాట్ 2"); a deleted account's "A former player"."""
+        return seat_name(self.name, self.bot, self.bot_number)
 
     @property
     def coach_plays(self) -> bool:
         """The coach plays this person's turns (away, or left the game)."""
         return not self.bot and self.status != Seat.Status.PLAYING
+
+
+# The name a deleted account's seats are shown under, in the reader's language.
+FORMER_PLAYER = gettext_lazy("A former player")
+
+
+def seat_name(name: str, bot: str, bot_number: int) -> str:
+    """A seat's name as a reader sees it, from its stored name, level and number."""
+    if bot:
+        return BotLevel(bot).seat_name(bot_number)
+    return name or str(FORMER_PLAYER)
 
 
 class Move(models.Model):

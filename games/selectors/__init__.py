@@ -11,11 +11,11 @@ them so a view imports one name.
 * :mod:`.fairness`: a game's published move log and the check of its dice;
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.practice`: positions from reviewed games to practise on;
-* :mod:`.accounts`: the language an account chose;
+* :mod:`.accounts`: the language an account chose; everything kept about an account;
 * ``games/words.py`` (re-exported here): the boxes' names in the reader's language.
 """
 
-from games.selectors.accounts import account_language
+from games.selectors.accounts import account_data, account_language
 from games.selectors.fairness import RollRow, VerifyView, moves_json, verify_view
 from games.selectors.feedback import FeedbackView, decision_feedback
 from games.selectors.history import (
@@ -85,6 +85,7 @@ __all__ = [
     "Verdict",
     "VerifyView",
     "ViewModel",
+    "account_data",
     "account_language",
     "action_urls",
     "announcement",

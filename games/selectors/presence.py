@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import BotLevel, Connection, LiveServer, Seat
+from games.models import Connection, LiveServer, Seat, seat_name
 from games.viewmodels.base import ViewModel
 
 
@@ -25,7 +25,7 @@ class PresenceView(ViewModel):
     def seats(self) -> tuple[tuple[str, bool], ...]:
         """(name in the active language, connected), in seat order."""
         return tuple(
-            (BotLevel(bot).seat_name(number) if bot else name, connected)
+            (seat_name(name, bot, number), connected)
             for name, bot, number, connected in self.places
         )
 

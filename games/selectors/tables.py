@@ -138,7 +138,7 @@ def state_json(game: Game) -> dict[str, object]:
         "seats": [
             {
                 "position": seat.position,
-                "name": seat.name,
+                "name": seat.name if seat.bot else seat.display_name,
                 "guest": seat.user_id is None,
                 "card": {c.value: card[c] for c in Category}
                 | {

@@ -13,6 +13,7 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.ratings`: ratings moved by a rated game's end;
 * :mod:`.practice`: a practice answer;
 * :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
+  deleting an account;
 * :mod:`.dice_supply`: where the dice come from (each game's fair stream, or a test's);
 * :mod:`.writes`: what they share (lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
@@ -20,7 +21,12 @@ engine decide, save, log the move, and announce the new version once it has comm
 
 from games.models import Player
 from games.services.absence import coach_stands_in, seat_return, turn_takeover
-from games.services.accounts import account_email_change, account_language_set, guest_seats_claim
+from games.services.accounts import (
+    account_delete,
+    account_email_change,
+    account_language_set,
+    guest_seats_claim,
+)
 from games.services.errors import (
     STALE,
     GameError,
@@ -57,6 +63,7 @@ __all__ = [
     "OutOfTime",
     "Player",
     "StaleAction",
+    "account_delete",
     "account_email_change",
     "account_language_set",
     "clean_name",

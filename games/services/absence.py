@@ -116,10 +116,19 @@ def game_leave_playing(*, game: Game, player: Player) -> Snapshot:
     seat = own_seat(seats, player)
     if seat.status == Seat.Status.LEFT:
         raise GameError(_("You have already left this game."))
+    return seat_leave_playing(game=game, seats=seats, seat=seat, hosts=player.hosts(game))
+
+
+def seat_leave_playing(
+    *, game: Game, seats: list[Seat], seat: Seat, hosts: bool, fields: tuple[str, ...] = ()
+) -> Snapshot:
+    """``seat`` leaves ``game`` in play (locked; ``seats`` in order): the coach plays it to
+    the end, the host role passes on if ``hosts``; ``fields`` of the seat are saved too."""
     state = game.engine_state(seats)
-    seat.status, seat.left_round = Seat.Status.LEFT, state.round
-    seat.save(update_fields=["status", "left_round"])
-    if player.hosts(game):
+    if seat.status != Seat.Status.LEFT:
+        seat.status, seat.left_round = Seat.Status.LEFT, state.round
+    seat.save(update_fields=["status", "left_round", *fields])
+    if hosts:
         pass_host(game, seats, seat)
     if unattended(game, seats, state):
         return abandon(game, seats, "host_user", "host_guest")

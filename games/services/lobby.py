@@ -156,11 +156,11 @@ def game_remove_bot(*, code: str, player: Player, version: int | None, position:
     if seat is None:
         raise GameError(gettext("There is no computer player in that seat."))
     seat.delete()
-    _close_gaps(game)
+    close_gaps(game)
     return bump(game)
 
 
-def _close_gaps(game: Game) -> None:
+def close_gaps(game: Game) -> None:
     """Renumber the seated players 0..n-1 after someone left."""
     for position, other in enumerate(game.seats.order_by("position")):
         if other.position != position:
@@ -211,7 +211,7 @@ def game_leave(*, code: str, player: Player, version: int | None) -> Snapshot:
     if player.hosts(game):
         raise GameError(gettext("The host keeps their seat; start the game or let it be."))
     seat.delete()
-    _close_gaps(game)
+    close_gaps(game)
     return bump(game)
 
 
@@ -264,6 +264,8 @@ def game_rematch(*, code: str, player: Player) -> Game:
     if existing is not None:
         return existing
     continues = game.in_series and game.series_game < game.series_length
+    # A deleted account's seat (no account, token or level) has nobody to seat again.
+    seats = [s for s in seats if s.bot or s.user_id or s.guest]
     new = Game.objects.create(
         # The next game of the series, with the same people; after its last, a new series.
         series_length=game.series_length,
@@ -283,7 +285,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
     Seat.objects.bulk_create(
         Seat(
             game=new,
-            position=s.position,
+            position=position,
             user_id=s.user_id,
             guest=s.guest,
             bot=s.bot,
@@ -293,7 +295,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
             # proposes theirs from the browser (and the start makes any still missing).
             client_seed=fair.new_client_seed() if s.bot else "",
         )
-        for s in seats
+        for position, s in enumerate(seats)
     )
     bump(game)  # the finished game's page now links the rematch
     return new

@@ -1,11 +1,14 @@
+from typing import Any
+
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import MAX_SEATS
-from games.models import BotLevel, Pace
+from games.models import BotLevel, Pace, RetiredUsername
 from games.rules import Category
 from games.words import BOX_NAMES
 
@@ -165,6 +168,20 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        """Django's check (taken, in any case), and no name of a deleted account: nobody
+        may pass for a former player in the games that once named them."""
+        username = super().clean_username()
+        if username and RetiredUsername.is_retired(username):
+            raise forms.ValidationError(
+                _(
+                    "This username belonged to an account that was deleted, and is not given "
+                    "out again. Please choose another."
+                ),
+                code="retired",
+            )
+        return username
+
 
 class EmailForm(forms.Form):
     email = forms.EmailField(
@@ -174,3 +191,26 @@ class EmailForm(forms.Form):
         help_text=gettext_lazy("Leave it empty to get no e-mails."),
         error_messages=EMAIL_ERRORS,
     )
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account: confirmed with its password."""
+
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        error_messages={"required": gettext_lazy("Type your password to delete your account.")},
+    )
+
+    def __init__(self, user: AbstractBaseUser, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password; your account is not deleted."), code="wrong"
+            )
+        return password
