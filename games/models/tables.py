@@ -70,6 +70,10 @@ class Game(models.Model):
     coach_hints = models.BooleanField(null=True, blank=True)
     # The coach's word after every keep and box (solo or only against computer players).
     feedback = models.BooleanField(default=False)
+    # A rated game moves ratings and shows no coach while it runs; a casual one does
+    # neither. Asked for at the creation, settled at the start: a table of one person
+    # (alone against computer players included) is always casual.
+    rated = models.BooleanField(default=True)
     version = models.PositiveIntegerField(default=1)
     pace = models.CharField(max_length=10, choices=Pace, default=Pace.UNTIMED)
     # The pace was left automatic: ``pace`` is the lobby's guess from the seats, decided at
