@@ -230,6 +230,10 @@ class Seat(models.Model):
     review_loss = models.FloatField(null=True, blank=True)
     play_worth = models.FloatField(null=True, blank=True)
     luck = models.FloatField(null=True, blank=True)
+    # Fair play, from the review of a rated game: the decisions that were real choices and
+    # how many of them agreed with the coach's best (None: not reviewed, or casual).
+    real_choices = models.PositiveSmallIntegerField(null=True, blank=True)
+    coach_agreed = models.PositiveSmallIntegerField(null=True, blank=True)
     # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
     client_seed = models.CharField(max_length=64, blank=True)
     # The account's conservative rating right after this game (rated games only).
