@@ -50,7 +50,7 @@ def test_the_form_refuses_it_in_the_readers_language(alice_client):
     )
 
     assert response.status_code == 400
-    assert NO_COACH not in error_of_form(response)
+    assert "Reytingli oʻyinda u davom etayotganda murabbiy yoʻq" in error_of_form(response)
 
 
 def test_a_solo_table_with_hints_is_casual_even_with_the_box_ticked(alice_client):
@@ -105,6 +105,9 @@ def test_the_final_ranking_and_the_history_say_which_kind(
     rated = play_out(make_game(ann, ben, start=True), [ann, ben])
 
     assert "Casual: this game moves no rating." in text(client.get(url(casual)))
-    assert "Rated: this game moved its players’ ratings." in text(client.get(url(rated)))
+    finished_rated = text(client.get(url(rated)))
+    assert "Rated: this game counts toward the ratings of its players with an account." in (
+        finished_rated
+    )
     history = text(client.get(f"/u/{alice.username}/"))
     assert ">rated<" in history and ">casual<" in history
