@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.clock import clock
-from games.models import OFF_THE_LEADERBOARD, FairPlayReview, Game, Seat
+from games.models import OFF_THE_LEADERBOARD, FairPlayReview, Game, Rating, Seat
 from games.strategy.fairness import WINDOW, is_suspicious, total
 
 
@@ -17,7 +17,10 @@ def fair_play_check(*, user_id: int) -> FairPlayReview | None:
     """Flag the account if its last :data:`WINDOW` reviewed rated games (leaving out those
     a moderator cleared it on) agree with the coach beyond the rule. Run in the review's
     transaction; returns the new flag, if any."""
-    reviews = FairPlayReview.objects.select_for_update().filter(user_id=user_id)
+    # The account's rating row is the lock: two of its games reviewed at once (two
+    # processes) cannot both raise a flag.
+    list(Rating.objects.select_for_update().filter(user_id=user_id))
+    reviews = FairPlayReview.objects.filter(user_id=user_id)
     if any(review.status in OFF_THE_LEADERBOARD for review in reviews):
         return None  # already waiting for a moderator, or confirmed
     cleared = Game.objects.filter(
