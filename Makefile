@@ -81,6 +81,13 @@ bench-strategy: install
 	$(BIN)/python bench/bench_strategy.py
 	$(BIN)/python bench/win_horizon.py
 
+# The measurements behind the fair-play rule (docs/fair-play.md): 1 000 solitaire games per
+# policy, reviewed as the site does, and the agreement of every run of 10. About 10 minutes.
+.PHONY: fair-play-runs
+fair-play-runs: install
+	$(BIN)/python -m games.strategy.fairness_runs --games 1000 --cache-dir $(STRATEGY_CACHE_DIR) \
+		--policies casual greedy slip10 slip5 slip2 optimal
+
 # Browser scenarios (tests/browser/): the real server (daphne) driven through Debian's Chromium
 # (apt-get install -y chromium); screenshots and failure traces go to test-artifacts/.
 .PHONY: test-browser

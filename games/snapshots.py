@@ -29,6 +29,7 @@ GAME_WIRE_FIELDS = (
     "is_public",
     "coach_hints",
     "feedback",
+    "rated",
     "review",
     "version",
     "host_user_id",

@@ -262,7 +262,9 @@ def test_hints_say_when_holding_the_best_keep_and_rank_the_boxes(alice, coach_ad
 
 
 def test_hints_stay_hidden_from_other_players_and_when_off(alice, bob, coach_advisor, dice):
-    game = services.game_create(player=player_of(alice), seat_count=2, coach_hints=True)
+    game = services.game_create(
+        player=player_of(alice), seat_count=2, coach_hints=True, rated=False
+    )
     services.game_join(code=game.code, player=player_of(bob), version=version_of(game))
     services.game_start(
         code=game.code,

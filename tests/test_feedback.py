@@ -84,7 +84,7 @@ def test_without_the_option_the_coach_stays_quiet(alice, alice_client, coach_adv
 
 
 def test_a_table_of_two_people_plays_without_feedback(alice, bob):
-    game = services.game_create(player=player_of(alice), seat_count=2, feedback=True)
+    game = services.game_create(player=player_of(alice), seat_count=2, feedback=True, rated=False)
     services.game_join(code=game.code, player=player_of(bob), version=version_of(game))
     services.game_start(code=game.code, player=player_of(alice), version=version_of(game))
     game.refresh_from_db()

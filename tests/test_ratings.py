@@ -80,26 +80,34 @@ def test_a_solo_game_is_not_rated(make_game, ann, play_out):
     assert not Rating.objects.exists()
 
 
-def test_computer_players_keep_their_fixed_public_rating(alice, ann, loaded_dice, play_out):
-    game = services.game_create(player=ann, seat_count=2, coach_hints=False)
+def test_computer_players_keep_their_fixed_public_rating(
+    alice, bob, ann, ben, loaded_dice, play_out
+):
+    # Two people and a computer player: one person alone against computers is never rated.
+    game = services.game_create(player=ann, seat_count=3, coach_hints=False)
+    services.game_join(code=game.code, player=ben, version=version_of(game))
     services.game_add_bot(
         code=game.code, player=ann, version=version_of(game), level=BotLevel.BEGINNER
     )
-    bot = game.seats.get(position=1)
-    # Ann plays every turn herself here: the bot's seat is driven as a player would be.
+    bot = game.seats.get(position=2)
+    # Every turn is played here: the bot's seat is driven as a player would be.
     from games.models import Player
 
     as_bot = Player(bot.name, guest=bot.guest)
-    loaded_dice.load("66666", "11111")
+    loaded_dice.load("66666", "11111", "12345")
     services.game_start(code=game.code, player=ann, version=version_of(game))
-    game = play_out(game, [ann, as_bot], faces)
+    game = play_out(game, [ann, ben, as_bot], faces)
 
     model = PlackettLuce()
     mu, sigma = BotLevel.BEGINNER.rating
-    expected = model.rate([[model.rating()], [model.rating(mu=mu, sigma=sigma)]], ranks=[1, 2])
+    places = [seat.place for seat in game.seats.order_by("position")]
+    expected = model.rate(
+        [[model.rating()], [model.rating()], [model.rating(mu=mu, sigma=sigma)]], ranks=places
+    )
     assert rating_of(alice).mu == pytest.approx(expected[0][0].mu)
+    assert rating_of(bob).mu == pytest.approx(expected[1][0].mu)
     assert BotLevel.BEGINNER.rating == (mu, sigma)  # unchanged, and no rating row for it
-    assert Rating.objects.count() == 1
+    assert Rating.objects.count() == 2
 
 
 @pytest.mark.parametrize(

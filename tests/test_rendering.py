@@ -152,7 +152,7 @@ def test_with_the_coachs_hints_the_player_on_turn_has_a_board_of_their_own(
     alice, bob, coach_advisor
 ):
     ann, ben = player_of(alice), player_of(bob)
-    game = services.game_create(player=ann, seat_count=2, coach_hints=True)
+    game = services.game_create(player=ann, seat_count=2, coach_hints=True, rated=False)
     services.game_join(code=game.code, player=ben, version=version_of(game))
     services.game_start(
         code=game.code, player=ann, version=version_of(game), rng=rolloff_won_by(0, 2)

@@ -7,6 +7,7 @@ PostgreSQL and ``REDIS_URL`` to the Redis channel layer for several processes.
 
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,20 @@ def env_rate(name: str, default: str) -> str:
             f"{name}={value!r} is not a rate: write count/period, e.g. 10/5m or 300/m."
         )
     return value
+
+
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def env_duration(name: str, default: str) -> timedelta:
+    """A length of time: a number and a unit, ``90s``, ``30m``, ``24h``, ``2d``."""
+    value = os.environ.get(name, default).strip()
+    match = re.fullmatch(r"([0-9]+)([smhd])", value)
+    if match is None:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a length of time: write a number and s, m, h or d, e.g. 24h."
+        )
+    return timedelta(seconds=int(match[1]) * DURATION_UNITS[match[2]])
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -316,6 +331,12 @@ WS_MAX_SOCKETS_PER_ROOM = int(os.environ.get("WS_MAX_SOCKETS_PER_ROOM", "200"))
 PRESENCE_HEARTBEAT_SECONDS = int(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "15"))
 # Presence pushes per room and process: at most one per this many seconds (0: each at once).
 PRESENCE_PUSH_SECONDS = float(os.environ.get("PRESENCE_PUSH_SECONDS", "1.0"))
+
+# Leaving rated games (games/services/leaving.py): an account that left, or was away to the
+# end of, this many of its last 10 rated games may not sit down at a rated table for the
+# pause that follows the last of those games' end. Casual tables stay open to it.
+RATED_LEAVES = int(os.environ.get("RATED_LEAVES", "3"))
+RATED_LEAVE_PAUSE = env_duration("RATED_LEAVE_PAUSE", "24h")
 
 # Where the optimal-play tables are stored (built by `manage.py solve`, or on first use).
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))

@@ -1,7 +1,9 @@
 """Persistence: a game's tables (the game, its seats, its move log), the choices a table is
-opened with, accounts (profile, rating, practice, retired usernames) and who is connected."""
+opened with, accounts (profile, rating, practice, retired usernames), fair-play reviews and
+who is connected."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
+from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace
 from games.models.presence import Connection, LiveServer
 from games.models.tables import (
@@ -23,8 +25,10 @@ __all__ = [
     "CODE_LENGTH",
     "ENDED_STATUSES",
     "FORMER_PLAYER",
+    "OFF_THE_LEADERBOARD",
     "BotLevel",
     "Connection",
+    "FairPlayReview",
     "Game",
     "LiveServer",
     "Move",

@@ -70,6 +70,10 @@ class Game(models.Model):
     coach_hints = models.BooleanField(null=True, blank=True)
     # The coach's word after every keep and box (solo or only against computer players).
     feedback = models.BooleanField(default=False)
+    # A rated game moves ratings and shows no coach while it runs; a casual one does
+    # neither. Asked for at the creation, settled at the start: a table of one person
+    # (alone against computer players included) is always casual.
+    rated = models.BooleanField(default=True)
     version = models.PositiveIntegerField(default=1)
     pace = models.CharField(max_length=10, choices=Pace, default=Pace.UNTIMED)
     # The pace was left automatic: ``pace`` is the lobby's guess from the seats, decided at
@@ -227,6 +231,10 @@ class Seat(models.Model):
     review_loss = models.FloatField(null=True, blank=True)
     play_worth = models.FloatField(null=True, blank=True)
     luck = models.FloatField(null=True, blank=True)
+    # Fair play, from the review of a rated game: the decisions that were real choices and
+    # how many of them agreed with the coach's best (None: not reviewed, or casual).
+    real_choices = models.PositiveSmallIntegerField(null=True, blank=True)
+    coach_agreed = models.PositiveSmallIntegerField(null=True, blank=True)
     # This seat's part of the dice stream's key (games/dice.py): public, frozen at the start.
     client_seed = models.CharField(max_length=64, blank=True)
     # The account's conservative rating right after this game (rated games only).

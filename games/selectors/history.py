@@ -31,6 +31,7 @@ ENTRY_FIELDS = (
     "game__code",
     "game__status",
     "game__finished_at",
+    "game__rated",
 )
 
 

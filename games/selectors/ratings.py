@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Avg, Count, Q
 
-from games.models import BotLevel, Game, Rating, Seat
+from games.models import OFF_THE_LEADERBOARD, BotLevel, FairPlayReview, Game, Rating, Seat
 from games.viewmodels.base import ViewModel
 
 if TYPE_CHECKING:
@@ -44,9 +44,12 @@ def bot_ratings() -> list[BotRating]:
 
 
 def leaderboard(limit: int = 50) -> list[LeaderRow]:
-    """The top accounts by conservative rating, among those with enough rated games."""
+    """The top accounts by conservative rating, among those with enough rated games and no
+    fair-play flag waiting for a moderator or confirmed by one."""
+    flagged = FairPlayReview.objects.filter(status__in=OFF_THE_LEADERBOARD).values("user_id")
     ratings = list(
         Rating.objects.filter(games__gte=MIN_RATED_GAMES)
+        .exclude(user_id__in=flagged)
         .select_related("user")
         .order_by("-ordinal", "user__username")[:limit]
     )
@@ -78,10 +81,13 @@ class RatingView(ViewModel):
     rating: float
     games: int
     change: float | None  # by the last rated game
+    # "flagged" (a moderator has yet to decide), "confirmed" (off the leaderboard for
+    # good) or "" (nothing in the way).
+    fair_play: str = ""
 
     @property
     def on_leaderboard(self) -> bool:
-        return self.games >= MIN_RATED_GAMES
+        return self.games >= MIN_RATED_GAMES and not self.fair_play
 
     @property
     def games_to_go(self) -> int:
@@ -104,4 +110,10 @@ def user_rating(user_id: int) -> RatingView | None:
     change = None
     if last_two:
         change = last_two[0] - (last_two[1] if len(last_two) >= 2 else START_RATING)
-    return RatingView(rating=rating.ordinal, games=rating.games, change=change)
+    held = set(
+        FairPlayReview.objects.filter(user_id=user_id, status__in=OFF_THE_LEADERBOARD).values_list(
+            "status", flat=True
+        )
+    )
+    fair_play = next((str(s) for s in OFF_THE_LEADERBOARD[::-1] if s in held), "")
+    return RatingView(rating=rating.ordinal, games=rating.games, change=change, fair_play=fair_play)

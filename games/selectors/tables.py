@@ -134,6 +134,8 @@ def state_json(game: Game) -> dict[str, object]:
         # once the game has ended.
         "dice_commitment": game.dice_commitment or None,
         "pace": game.pace,
+        # Rated games move ratings and show no coach while they run; casual ones do neither.
+        "rated": game.rated,
         "turn_deadline": _utc(game.turn_deadline),
         "seats": [
             {

@@ -10,7 +10,9 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.mail_marks`: which turn's e-mails of a daily game went;
 * :mod:`.presence`: open pages (bookkeeping, no version);
 * :mod:`.review`: the coach's review of a finished game;
-* :mod:`.ratings`: ratings moved by a rated game's end;
+* :mod:`.ratings`: ratings moved by a rated game's end (casual games move none);
+* :mod:`.leaving`: the pause from rated tables for an account that leaves them too often;
+* :mod:`.fair_play`: the fair-play check after a rated game's review, a moderator's decision;
 * :mod:`.practice`: a practice answer;
 * :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
   deleting an account;

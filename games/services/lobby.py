@@ -18,6 +18,7 @@ from games.rules import Rules
 from games.services.absence import game_leave_playing
 from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
+from games.services.leaving import check_may_sit_rated, check_seats_may_play_rated
 from games.services.player_names import bot_names, check_name_free, clean_name, names_of, same_name
 from games.services.turn_clock import plan
 from games.services.writes import announce, as_it_stands, bump, check_version, locked_game
@@ -27,6 +28,10 @@ MAX_SERIES = 6  # the score pad has six game columns
 # Marked for the catalogs, English here: translated where they are raised.
 ONLY_HOST_SEATS_BOTS = gettext_noop("Only the host can seat or remove computer players.")
 ONLY_HOST_STARTS = gettext_noop("Only the host can start this game.")
+NO_COACH_IN_RATED = gettext_noop(
+    "A rated game has no coach while it runs, so it cannot have hints or feedback: "
+    "turn them off, or make the game casual."
+)
 
 
 def clean_client_seed(client_seed: str) -> str:
@@ -66,8 +71,13 @@ def game_create(
     series: int = 1,
     pace: Pace | str | None = None,
     feedback: bool = False,
+    rated: bool = True,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
+
+    ``rated``: the game moves ratings and shows no coach while it runs, so asking for
+    hints or feedback with it is refused; a table of one seat is casual whatever is asked,
+    and the start makes any table with one person casual.
 
     ``coach_hints=None`` decides at the start: on when at most one person plays.
     ``pace=None`` (automatic) decides at the start too: untimed when one person plays,
@@ -81,6 +91,11 @@ def game_create(
     if not 1 <= series <= MAX_SERIES:
         raise GameError(gettext("A series has 1 to 6 games."))
     client_seed = clean_client_seed(client_seed)
+    rated = rated and seat_count > 1
+    if rated and (coach_hints or feedback):
+        raise GameError(gettext(NO_COACH_IN_RATED))
+    if rated:
+        check_may_sit_rated(player)
     automatic = not pace
     try:
         pace = Pace(pace) if pace else Pace.default_for(seat_count)
@@ -94,6 +109,7 @@ def game_create(
         is_public=is_public,
         coach_hints=coach_hints,
         feedback=feedback,
+        rated=rated,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
         series_length=series,
@@ -187,6 +203,8 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
         raise GameError(gettext("Every seat at this table is taken; you can watch."))
     check_name_free(seats, clean_name(player.name))
     client_seed = clean_client_seed(client_seed)
+    if game.rated:
+        check_may_sit_rated(player)
     try:
         with transaction.atomic():
             _take_seat(game, player, free[0], client_seed)
@@ -235,6 +253,10 @@ def game_start(
     dice_supply.advance(game, source)
     game.seat_count = len(seats)
     people = sum(1 for seat in seats if not seat.bot)
+    game.rated = game.rated and people > 1  # one person is never rated, bots or not
+    if game.rated:
+        check_seats_may_play_rated(seats)
+        game.coach_hints = game.feedback = False  # no coach in a rated game while it runs
     if game.coach_hints is None:
         game.coach_hints = people <= 1
     if game.pace_automatic:
@@ -263,6 +285,8 @@ def game_rematch(*, code: str, player: Player) -> Game:
     existing = Game.objects.filter(rematch_of=game).first()
     if existing is not None:
         return existing
+    if game.rated:
+        check_may_sit_rated(player)
     continues = game.in_series and game.series_game < game.series_length
     # A deleted account's seat (no account, token or level) has nobody to seat again.
     seats = [s for s in seats if s.bot or s.user_id or s.guest]
@@ -277,6 +301,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         pace=game.pace,
         pace_automatic=game.pace_automatic,
         feedback=game.feedback,
+        rated=game.rated,  # the rematch keeps the kind
         is_public=False,
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,

@@ -1,4 +1,5 @@
-"""Ratings: every finished game with two or more rated players (accounts and computer
+"""Ratings: every finished rated game (``Game.rated``; casual games never move a rating)
+with two or more rated players (accounts and computer
 players; guests are not rated) moves each account's rating, with openskill's
 Plackett-Luce model for multiplayer results. Computer players keep fixed public ratings.
 Run inside the transaction of the move that finished the game, so exactly once."""
@@ -34,6 +35,8 @@ def default_rating() -> tuple[float, float]:
 
 def game_rate(game: Game, seats: Sequence[Seat]) -> None:
     """Update the accounts' ratings from this finished game (``seats`` with their places)."""
+    if not game.rated:
+        return
     rated = [seat for seat in seats if seat.user_id or seat.bot]
     if len(rated) < 2 or not any(seat.user_id for seat in rated):
         return

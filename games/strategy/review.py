@@ -46,6 +46,9 @@ class Decision:
     best: tuple[int, ...] | Category
     loss: float
     options: Alternatives | None = None  # the top five and the choice's place among all
+    # A real choice: at least two options whose expected values differ by more than the
+    # negligible loss (games/strategy/fairness.py counts these and the agreements).
+    real: bool = True
 
     def to_dict(self) -> dict[str, object]:
         wire = {
@@ -56,6 +59,7 @@ class Decision:
             "choice": _choice_to_wire(self.choice),
             "best": _choice_to_wire(self.best),
             "loss": round(self.loss, 3),
+            "real": self.real,
         }
         if self.options is not None:
             extra = self.options.to_dict()
@@ -83,6 +87,16 @@ class SeatReview:
         return self.total_loss / len(self.decisions) if self.decisions else 0.0
 
     @property
+    def real_choices(self) -> int:
+        """How many decisions were real choices (see :class:`Decision`)."""
+        return sum(1 for d in self.decisions if d.real)
+
+    @property
+    def agreed(self) -> int:
+        """How many real choices matched the coach's best (within the negligible loss)."""
+        return sum(1 for d in self.decisions if d.real and is_negligible(d.loss))
+
+    @property
     def costliest(self) -> list[Decision]:
         ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.round))
         return [d for d in ranked[:COSTLIEST] if not is_negligible(d.loss)]
@@ -101,6 +115,8 @@ class SeatReview:
             "total_loss": round(self.total_loss, 3),
             "mean_loss": round(self.mean_loss, 3),
             "costliest": [self.decisions.index(d) for d in self.costliest],
+            "real_choices": self.real_choices,
+            "agreed": self.agreed,
             # No decision of their own: nothing to rate (no play, luck or band).
             "skill": self.skill.to_dict() if self.decisions else None,
             "bands": bands_to_dict(),
@@ -179,4 +195,5 @@ def _rate(
         choice=choice,
         best=best.choice,
         loss=loss_between(best, chosen),
+        real=not is_negligible(loss_between(best, ranking[-1])),
     )

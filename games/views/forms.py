@@ -4,12 +4,13 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import MAX_SEATS
 from games.models import BotLevel, Pace, RetiredUsername
 from games.rules import Category
+from games.services.lobby import NO_COACH_IN_RATED
 from games.words import BOX_NAMES
 
 
@@ -65,6 +66,22 @@ class GameCreateForm(forms.Form):
         ),
         required=False,
     )
+
+    rated = forms.BooleanField(
+        label=_("Rated: the game moves ratings, and no coach helps anyone while it runs"),
+        required=False,
+        initial=True,
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "rated-help"}),
+    )
+
+    def clean(self) -> dict[str, object]:
+        """Hints or feedback and a rated table are exclusive (the page greys them out;
+        this is the answer without its script). One seat is casual whatever is asked."""
+        data = super().clean() or {}
+        asks_coach = data.get("coach_hints") == "on" or data.get("feedback")
+        if data.get("rated") and data.get("seats", 2) != 1 and asks_coach:
+            raise forms.ValidationError(gettext(NO_COACH_IN_RATED))
+        return data
 
     def hints_setting(self) -> bool | None:
         """None (decide at the start), True or False; a form without the field means auto."""

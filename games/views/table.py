@@ -77,6 +77,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 series=form.cleaned_data["series"],
                 pace=form.cleaned_data.get("pace") or None,
                 feedback=form.cleaned_data["feedback"],
+                rated=form.cleaned_data["rated"],
             )
         except GameError as error:
             form.add_error(None, str(error))

@@ -94,6 +94,7 @@ def open_with_hints(page: Page, seats: int, guest_name: str) -> str:
     page.goto("/")
     page.get_by_label("Players").select_option(str(seats))
     page.get_by_label("Your display name").fill(guest_name)
+    page.locator("[name=rated]").uncheck()  # hints are for casual tables only
     page.get_by_label("Coach hints").select_option("on")
     page.get_by_role("button", name="Open a table").click()
     expect(page.get_by_role("heading", name="Waiting for players")).to_be_visible()

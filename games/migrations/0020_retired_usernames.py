@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0017_fill_seat_history_figures"),
+        ("games", "0019_fair_play"),
     ]
 
     operations = [
