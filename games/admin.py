@@ -1,4 +1,5 @@
-"""The Django admin's moderation pages: fair-play reviews (games/services/fair_play.py).
+"""The Django admin's moderation pages: fair-play reviews (games/services/fair_play.py), and
+accounts deleted the way an account deletes itself (games/services/accounts.py).
 
 A moderator sees every flagged account with its figures and links to the games the flag
 was raised on, and clears it (back on the leaderboard; those games never flag it again)
@@ -8,6 +9,8 @@ changes either way."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -16,8 +19,26 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games import services
 from games.models import FairPlayReview
 from games.services.fair_play import fair_play_decide
+
+
+class AccountAdmin(UserAdmin):
+    """Django's user admin, except that deleting an account goes through the same service as
+    the account's own deletion page: its name is retired, its running games are left to
+    the coach and its ended seats stay as "A former player", never as a bare deleted row."""
+
+    def delete_model(self, request: HttpRequest, obj: object) -> None:
+        services.account_delete(user_id=obj.pk)  # type: ignore[attr-defined]
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for user_id in list(queryset.values_list("pk", flat=True)):
+            services.account_delete(user_id=user_id)
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AccountAdmin)
 
 
 @admin.register(FairPlayReview)

@@ -140,3 +140,32 @@ def test_a_rematch_of_a_game_with_a_former_player_seats_only_the_others(
     seats = list(rematch.seats.order_by("position"))
     assert [(s.position, s.user_id) for s in seats] == [(0, bob.pk), (1, carol.pk)]
     assert rematch.seat_count == 2
+
+
+@pytest.mark.parametrize("how", ["one", "the list action"])
+def test_an_account_deleted_in_the_admin_is_deleted_as_it_would_delete_itself(
+    how, alice, bob, finished_game, make_user, client
+):
+    game = finished_game((alice, full_card(chance=30)), (bob, full_card(chance=20)))
+    moderator = make_user("moderator")
+    moderator.is_staff = moderator.is_superuser = True
+    moderator.save()
+    admin = Client()
+    admin.force_login(moderator)
+
+    if how == "one":
+        response = admin.post(f"/admin/auth/user/{alice.pk}/delete/", {"post": "yes"})
+    else:
+        response = admin.post(
+            "/admin/auth/user/",
+            {"action": "delete_selected", "_selected_action": [alice.pk], "post": "yes"},
+        )
+
+    assert response.status_code == 302
+    assert not get_user_model().objects.filter(pk=alice.pk).exists()
+    assert RetiredUsername.objects.filter(username="alice").exists()
+    former = seat_of(game, 0)
+    assert (former.user_id, former.name, former.total) == (None, "", 30)
+    room = client.get(f"/g/{game.code}/").content.decode()
+    assert "A former player" in room and "alice" not in room
+    assert seat_of(game, 1).user_id == bob.pk
