@@ -1,11 +1,21 @@
 """Persistence: a game's tables (the game, its seats, its move log), the choices a table is
-opened with, accounts (profile, rating, practice, retired usernames), fair-play reviews and
-who is connected."""
+opened with, accounts (profile, rating, practice, retired usernames), fair-play reviews, who
+is connected, and the people around a game (friends, blocks, invitations, the inbox)."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace
-from games.models.presence import Connection, LiveServer
+from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
+from games.models.social import (
+    Block,
+    FriendRequest,
+    FriendRequestsFrom,
+    Friendship,
+    InboxItem,
+    Invitation,
+    InvitationsFrom,
+    SocialSettings,
+)
 from games.models.tables import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -26,10 +36,18 @@ __all__ = [
     "ENDED_STATUSES",
     "FORMER_PLAYER",
     "OFF_THE_LEADERBOARD",
+    "Block",
     "BotLevel",
     "Connection",
     "FairPlayReview",
+    "FriendRequest",
+    "FriendRequestsFrom",
+    "Friendship",
     "Game",
+    "InboxItem",
+    "Invitation",
+    "InvitationsFrom",
+    "LastSeen",
     "LiveServer",
     "Move",
     "Pace",
@@ -40,6 +58,8 @@ __all__ = [
     "Rating",
     "RetiredUsername",
     "Seat",
+    "SiteConnection",
+    "SocialSettings",
     "new_game_code",
     "no_holds",
     "seat_name",

@@ -36,3 +36,32 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.channel_name}"
+
+
+class SiteConnection(models.Model):
+    """An open page of the site for a signed-in account (the site-wide socket that carries
+    the inbox badge and invitations): whether a friend is "on the site"."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="site_connections"
+    )
+    channel_name = models.CharField(max_length=200, unique=True)
+    server = models.ForeignKey(
+        LiveServer, on_delete=models.CASCADE, related_name="site_connections"
+    )
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.channel_name}"
+
+
+class LastSeen(models.Model):
+    """When an account was last on the site: its last page closed, or its last request."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="last_seen"
+    )
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.at:%Y-%m-%d %H:%M}"
