@@ -4,7 +4,7 @@ who is connected."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
-from games.models.options import BotLevel, Pace
+from games.models.options import BotLevel, Pace, Ruleset
 from games.models.presence import Connection, LiveServer
 from games.models.tables import (
     CODE_ALPHABET,
@@ -39,6 +39,7 @@ __all__ = [
     "Profile",
     "Rating",
     "RetiredUsername",
+    "Ruleset",
     "Seat",
     "new_game_code",
     "no_holds",

@@ -1,4 +1,5 @@
-"""The choices a table is opened with: its pace, and the computer players a host may seat."""
+"""The choices a table is opened with: its rule set, its pace, and the computer players a
+host may seat."""
 
 from __future__ import annotations
 
@@ -12,6 +13,24 @@ from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+
+class Ruleset(models.TextChoices):
+    """The rule sets a table may be played by (``games.rules.RULESETS`` holds each one's
+    boxes and scoring; these are their ids and names for a reader). A rating is kept per
+    rule set, because skill at one is not skill at another."""
+
+    YAHTZEE = "yahtzee", _("Yahtzee")
+    YATZY = "yatzy", _("Yatzy (Scandinavian)")
+    YACHT = "yacht", _("Yacht")
+
+    @classmethod
+    def from_query(cls, raw: str | None) -> Ruleset | None:
+        """The rule set a query string names; Yahtzee when it names none; None for a
+        value that is no rule set's id."""
+        if raw is None or raw == "":
+            return cls.YAHTZEE
+        return cls(raw) if raw in cls.values else None
 
 
 class Pace(models.TextChoices):
