@@ -7,9 +7,12 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import models
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+from games.words import RULESET_NAMES
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -20,9 +23,16 @@ class Ruleset(models.TextChoices):
     boxes and scoring; these are their ids and names for a reader). A rating is kept per
     rule set, because skill at one is not skill at another."""
 
-    YAHTZEE = "yahtzee", _("Yahtzee")
-    YATZY = "yatzy", _("Yatzy (Scandinavian)")
-    YACHT = "yacht", _("Yacht")
+    YAHTZEE = "yahtzee", RULESET_NAMES["yahtzee"]
+    YATZY = "yatzy", RULESET_NAMES["yatzy"]
+    YACHT = "yacht", RULESET_NAMES["yacht"]
+
+    @property
+    def rules_url(self) -> str:
+        """Where its rules are explained: Yahtzee's at /rules/ as before rule sets."""
+        if self is Ruleset.YAHTZEE:
+            return reverse("rules")
+        return reverse("rules_of", args=[self.value])
 
     @classmethod
     def from_query(cls, raw: str | None) -> Ruleset | None:

@@ -145,6 +145,11 @@ class Game(models.Model):
         return Rules(upper_first=self.upper_first, ruleset=self.ruleset)
 
     @property
+    def rules_url(self) -> str:
+        """The page that explains this table's rule set."""
+        return Ruleset(self.ruleset).rules_url
+
+    @property
     def in_series(self) -> bool:
         return self.series_length > 1
 
