@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import rules
 from games.engine import Action, GameState, Score
-from games.rules import Breach, Category, IllegalMove, Scorecard
+from games.rules import Box, Breach, Category, IllegalMove, Scorecard
 
 BOX_NAMES: dict[Category, Promise] = {
     Category.ONES: pgettext_lazy("scorecard box", "Aces"),
@@ -41,14 +41,14 @@ def box_name(category: Category | str) -> str:
     return str(BOX_NAMES[Category(category)])
 
 
-def refusal_words(card: Scorecard, dice: Iterable[int] | str, category: Category) -> str | None:
+def refusal_words(card: Scorecard, dice: Iterable[int] | str, category: Box) -> str | None:
     """Why ``dice`` may not go in ``category`` now, in the reader's language; None if they
     may. The same decisions as ``rules.refusal`` (which stays English), worded here."""
     if rules.refusal(card, dice, category) is None:
         return None
     dice = rules.parse_dice(dice)
     if not card.is_open(category):
-        return gettext("The %(box)s box is already filled.") % {"box": box_name(category)}
+        return gettext("The %(box)s box is already filled.") % {"box": box_name(category.value)}
     if card.is_extra_yahtzee(dice):
         matching = Category.for_face(dice[0])
         if card.is_open(matching):

@@ -25,7 +25,7 @@ from games.committed import committed
 from games.engine import DiceSource
 from games.models import Game, Move, Player, Seat
 from games.row_copies import copy_row, row_from_values
-from games.rules import Category, IllegalMove, is_yahtzee
+from games.rules import Box, IllegalMove, is_yahtzee
 from games.services import move_writes
 from games.services.dice_supply import dice_supply
 from games.services.errors import (
@@ -222,7 +222,7 @@ def turn_coach(
     return _play(code, None, version, lambda seat: action, rng)
 
 
-def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Snapshot:
+def turn_score(*, code: str, player: Player, version: int | None, category: Box) -> Snapshot:
     """Fill one box with the dice on the table; the turn passes on."""
     return _on_the_clock(
         code,
