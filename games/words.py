@@ -19,9 +19,6 @@ from games import rules
 from games.engine import Action, GameState, Score
 from games.rules import Box, Breach, IllegalMove, Rules, Scorecard
 
-# Every rule set's box names, keyed by the box's English label in games/rules.py (rule sets
-# share the names they share: "Full House", "Chance"). A page reads a box's label from its
-# rule set's definition and shows this name for it.
 # The rule sets' names, by id, in the reader's language (``models.Ruleset`` takes its
 # labels from here).
 RULESET_NAMES: dict[str, Promise] = {
@@ -30,6 +27,9 @@ RULESET_NAMES: dict[str, Promise] = {
     "yacht": gettext_lazy("Yacht"),
 }
 
+# Every rule set's box names, keyed by the box's English label in games/rules.py (rule sets
+# share the names they share: "Full House", "Chance"). A page reads a box's label from its
+# rule set's definition and shows this name for it.
 BOX_NAMES: dict[str, Promise] = {
     "Aces": pgettext_lazy("scorecard box", "Aces"),
     "Ones": pgettext_lazy("scorecard box", "Ones"),
