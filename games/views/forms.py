@@ -107,6 +107,8 @@ class GameCreateForm(forms.Form):
             raise forms.ValidationError(gettext(NO_COACH_IN_RATED))
         return data
 
+    rulesets = tuple(Ruleset)  # each with its name and its rules page, for the form's links
+
     def rules(self) -> Rules:
         """The rules the table is opened with."""
         return Rules(
