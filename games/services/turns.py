@@ -14,6 +14,7 @@ table ends up the same whichever came first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -236,5 +237,6 @@ def turn_score(*, code: str, player: Player, version: int | None, category: Box 
     return _on_the_clock(
         code,
         version,
-        lambda: _play(code, player, version, lambda seat: engine.Score(seat, category)),
+        # An id is looked up on the game's own card in _play (the engine takes ids too).
+        lambda: _play(code, player, version, lambda seat: engine.Score(seat, cast(Box, category))),
     )

@@ -61,7 +61,7 @@ def hints_for(game: Game, state: GameState | None) -> Hints | None:
     ranking = advisor.rank(card, state.dice, state.rolls_left)
     best = ranking[0]
     top = best.expected_total
-    boxes = {
+    boxes: dict[Box, BoxHint] = {
         o.choice: BoxHint(o.expected_total, top - o.expected_total)
         for o in ranking
         if isinstance(o.choice, Box)
