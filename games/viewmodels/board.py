@@ -75,14 +75,6 @@ class SeatView(ViewModel):
         threshold = self.card.rules.definition.upper_bonus_threshold
         return max(0, threshold - self.card.upper_subtotal) if threshold else 0
 
-    @property
-    def upper_boxes(self) -> list[BoxView]:
-        return [self.boxes[box] for box in self.card.rules.upper_boxes]
-
-    @property
-    def lower_boxes(self) -> list[BoxView]:
-        return [self.boxes[box] for box in self.card.rules.lower_boxes]
-
 
 @dataclass
 class GameView(ViewModel):
@@ -131,10 +123,6 @@ class GameView(ViewModel):
         return len(self.game.rules.boxes)
 
     @property
-    def ruleset_name(self) -> str:
-        return str(self.game.get_ruleset_display())
-
-    @property
     def urls(self) -> Mapping[str, str]:
         return action_urls(self.game.code)
 
@@ -165,10 +153,8 @@ class GameView(ViewModel):
     @cached_property
     def card(self) -> Card:
         """The scorecard as ``room.html#scorecard`` draws it, for this board's viewpoint."""
-        bonuses = bonuses_of(self.game.rules)
-        return Card(
-            self.columns, self.upper_rows, self.lower_rows, bonuses, self.for_turn, self.for_others
-        )
+        rows, bonuses = (self.upper_rows, self.lower_rows), bonuses_of(self.game.rules)
+        return Card(self.columns, *rows, bonuses, self.for_turn, self.for_others)
 
     @property
     def rolloff_open(self) -> bool:
