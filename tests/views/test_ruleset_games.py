@@ -88,3 +88,30 @@ def test_a_box_of_another_rule_set_is_refused_with_a_sentence_and_changes_nothin
     assert response.status_code in (400, 409)
     assert "A Yacht scorecard has no such box." in text(response)
     assert state_of(alice_client, code) == before
+
+
+NAMES = {  # a few boxes of each card, as Telugu and Uzbek players call them
+    ("yatzy", "te"): ["ఒక జత", "రెండు జతలు", "యాట్సీ", "బోనస్ (63+)"],
+    ("yatzy", "uz"): ["Bir juft", "Ikki juft", "Yatzy", "Bonus (63+)"],
+    ("yacht", "te"): ["ఛాయిస్", "చిన్న వరుస", "యాట్"],
+    ("yacht", "uz"): ["Tanlov", "Kichik ketma-ketlik", "Yaxta"],
+}
+
+
+@pytest.mark.parametrize(("ruleset", "language"), list(NAMES))
+def test_a_table_of_each_rule_set_names_its_boxes_in_the_readers_language(
+    alice_client, dice, ruleset, language
+):
+    from tests.test_languages import english_left
+
+    created = alice_client.post("/games/new/", {"seats": 1, "ruleset": ruleset})
+    code = created["Location"].strip("/").split("/")[-1]
+    alice_client.post(url(code, "start"), {"version": version_of(alice_client.get(url(code)))})
+    alice_client.post(url(code, "roll"), {"version": state_of(alice_client, code)["version"]})
+
+    response = alice_client.get(url(code), HTTP_ACCEPT_LANGUAGE=language)
+
+    page = text(response)
+    for name in NAMES[ruleset, language]:
+        assert f">{name}<" in page, name
+    assert english_left(response, language) == []
