@@ -1,4 +1,4 @@
-"""A game of Yahtzee as a pure state machine.
+"""A game of Yahtzee (or of any rule set of :mod:`games.rules`) as a pure state machine.
 
 ``start(seats, rules, rng)`` seats the players and runs the opening roll-off;
 ``apply(state, action, rng)`` returns the next state or raises
@@ -6,7 +6,8 @@
 immutable; randomness is always passed in (any object with ``randint``), never global.
 
 Seats are numbered 0..n-1 in the order players sat down. The roll-off decides who
-starts; play then goes round the table from the starter.
+starts; play then goes round the table from the starter. A game has one round per box
+of its rule set's card; a move names a box by the box or by its id.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from games.rules import (
     DICE_COUNT,
+    Box,
     Breach,
     Category,
     IllegalMove,
@@ -26,7 +28,7 @@ from games.rules import (
 )
 
 ROLLS_PER_TURN = 3
-ROUNDS = len(Category)
+ROUNDS = len(Category)  # Yahtzee's; a game's own is ``GameState.rounds``
 MAX_SEATS = 8
 NO_HOLDS = (False,) * DICE_COUNT
 # What a game stores of the table beside its players' cards (see ``GameState.to_dict``).
@@ -59,7 +61,7 @@ class Keep:
 @dataclass(frozen=True)
 class Score:
     seat: int
-    category: Category
+    category: Box  # a box of the game's rule set (the engine also takes its id, a str)
 
 
 Action = Roll | Keep | Score
@@ -111,8 +113,13 @@ class GameState:
         return tuple((self.starter + i) % n for i in range(n))
 
     @property
+    def rounds(self) -> int:
+        """How many rounds this game has: one per box of its card."""
+        return len(self.rules.definition.definitions)
+
+    @property
     def is_finished(self) -> bool:
-        return self.turn_number >= ROUNDS * self.seat_count
+        return self.turn_number >= self.rounds * self.seat_count
 
     @property
     def current_seat(self) -> int | None:
@@ -122,8 +129,8 @@ class GameState:
 
     @property
     def round(self) -> int:
-        """The round being played, 1..13 (13 once the game is over)."""
-        return min(self.turn_number // self.seat_count + 1, ROUNDS)
+        """The round being played, 1..rounds (the last once the game is over)."""
+        return min(self.turn_number // self.seat_count + 1, self.rounds)
 
     @property
     def has_rolled(self) -> bool:
@@ -182,6 +189,7 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Reads :meth:`to_dict`; a state stored before there were rule sets is Yahtzee."""
         rules = Rules.from_dict(data["rules"])
         dice = data.get("dice")
         return cls(

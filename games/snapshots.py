@@ -25,6 +25,7 @@ GAME_WIRE_FIELDS = (
     "code",
     "status",
     "seat_count",
+    "ruleset",
     "upper_first",
     "is_public",
     "coach_hints",

@@ -17,40 +17,73 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import rules
 from games.engine import Action, GameState, Score
-from games.rules import Breach, Category, IllegalMove, Scorecard
+from games.rules import Box, Breach, IllegalMove, Rules, Scorecard
 
-BOX_NAMES: dict[Category, Promise] = {
-    Category.ONES: pgettext_lazy("scorecard box", "Aces"),
-    Category.TWOS: pgettext_lazy("scorecard box", "Twos"),
-    Category.THREES: pgettext_lazy("scorecard box", "Threes"),
-    Category.FOURS: pgettext_lazy("scorecard box", "Fours"),
-    Category.FIVES: pgettext_lazy("scorecard box", "Fives"),
-    Category.SIXES: pgettext_lazy("scorecard box", "Sixes"),
-    Category.THREE_OF_A_KIND: pgettext_lazy("scorecard box", "3 of a kind"),
-    Category.FOUR_OF_A_KIND: pgettext_lazy("scorecard box", "4 of a kind"),
-    Category.FULL_HOUSE: pgettext_lazy("scorecard box", "Full House"),
-    Category.SMALL_STRAIGHT: pgettext_lazy("scorecard box", "Small Straight"),
-    Category.LARGE_STRAIGHT: pgettext_lazy("scorecard box", "Large Straight"),
-    Category.YAHTZEE: pgettext_lazy("scorecard box", "Yahtzee"),
-    Category.CHANCE: pgettext_lazy("scorecard box", "Chance"),
+# The rule sets' names, by id, in the reader's language (``models.Ruleset`` takes its
+# labels from here).
+RULESET_NAMES: dict[str, Promise] = {
+    "yahtzee": gettext_lazy("Yahtzee"),
+    "yatzy": gettext_lazy("Yatzy (Scandinavian)"),
+    "yacht": gettext_lazy("Yacht"),
+}
+
+# Every rule set's box names, keyed by the box's English label in games/rules.py (rule sets
+# share the names they share: "Full House", "Chance"). A page reads a box's label from its
+# rule set's definition and shows this name for it.
+BOX_NAMES: dict[str, Promise] = {
+    "Aces": pgettext_lazy("scorecard box", "Aces"),
+    "Ones": pgettext_lazy("scorecard box", "Ones"),
+    "Twos": pgettext_lazy("scorecard box", "Twos"),
+    "Threes": pgettext_lazy("scorecard box", "Threes"),
+    "Fours": pgettext_lazy("scorecard box", "Fours"),
+    "Fives": pgettext_lazy("scorecard box", "Fives"),
+    "Sixes": pgettext_lazy("scorecard box", "Sixes"),
+    "3 of a kind": pgettext_lazy("scorecard box", "3 of a kind"),
+    "4 of a kind": pgettext_lazy("scorecard box", "4 of a kind"),
+    "Full House": pgettext_lazy("scorecard box", "Full House"),
+    "Small Straight": pgettext_lazy("scorecard box", "Small Straight"),
+    "Large Straight": pgettext_lazy("scorecard box", "Large Straight"),
+    "Yahtzee": pgettext_lazy("scorecard box", "Yahtzee"),
+    "Chance": pgettext_lazy("scorecard box", "Chance"),
+    # Scandinavian Yatzy
+    "One Pair": pgettext_lazy("scorecard box", "One Pair"),
+    "Two Pairs": pgettext_lazy("scorecard box", "Two Pairs"),
+    "Three of a Kind": pgettext_lazy("scorecard box", "Three of a Kind"),
+    "Four of a Kind": pgettext_lazy("scorecard box", "Four of a Kind"),
+    "Yatzy": pgettext_lazy("scorecard box", "Yatzy"),
+    # Yacht
+    "Little Straight": pgettext_lazy("scorecard box", "Little Straight"),
+    "Big Straight": pgettext_lazy("scorecard box", "Big Straight"),
+    "Choice": pgettext_lazy("scorecard box", "Choice"),
+    "Yacht": pgettext_lazy("scorecard box", "Yacht"),
 }
 
 
-def box_name(category: Category | str) -> str:
-    """The name of a box in the active language (a Category or its value)."""
-    return str(BOX_NAMES[Category(category)])
+def box_name(box: Box | str, rules: Rules | None = None) -> str:
+    """The name of a box in the active language: a box of any rule set, or a box's id in
+    ``rules`` (Yahtzee's when none is given)."""
+    if not isinstance(box, Box):
+        box = (rules or Rules()).box(box)
+    return str(BOX_NAMES.get(box.label, box.label))
 
 
-def refusal_words(card: Scorecard, dice: Iterable[int] | str, category: Category) -> str | None:
+def refusal_words(card: Scorecard, dice: Iterable[int] | str, category: Box | str) -> str | None:
     """Why ``dice`` may not go in ``category`` now, in the reader's language; None if they
-    may. The same decisions as ``rules.refusal`` (which stays English), worded here."""
+    may. The same decisions as ``rules.refusal`` (which stays English), worded here. The
+    Joker's sentences are met only where the card's rule set has the Joker (Yahtzee)."""
     if rules.refusal(card, dice, category) is None:
         return None
     dice = rules.parse_dice(dice)
-    if not card.is_open(category):
-        return gettext("The %(box)s box is already filled.") % {"box": box_name(category)}
-    if card.is_extra_yahtzee(dice):
-        matching = Category.for_face(dice[0])
+    definition = card.rules.definition
+    box = definition.find(category)
+    if box is None:
+        return gettext("A %(ruleset)s scorecard has no such box.") % {
+            "ruleset": RULESET_NAMES.get(definition.id, definition.name)
+        }
+    if not card.is_open(box):
+        return gettext("The %(box)s box is already filled.") % {"box": box_name(box)}
+    if definition.joker and card.is_extra_yahtzee(dice):
+        matching = definition.for_face(dice[0])
         if card.is_open(matching):
             return gettext(
                 "Joker rule: an extra Yahtzee of %(face)ss must go in the %(box)s box while "
@@ -65,15 +98,17 @@ def refusal_words(card: Scorecard, dice: Iterable[int] | str, category: Category
 
 def joker_words(card: Scorecard, dice: Iterable[int] | str) -> str | None:
     """``rules.joker_note`` in the reader's language: when the Joker rule decides where
-    these dice may go, what it says (and whether the extra Yahtzee earned a bonus)."""
+    these dice may go, what it says (and whether the extra Yahtzee earned a bonus). None
+    where the card's rule set has no Joker."""
     dice = rules.parse_dice(dice)
-    if not card.is_extra_yahtzee(dice):
+    definition = card.rules.definition
+    if not definition.joker or not card.is_extra_yahtzee(dice):
         return None
-    if card[Category.YAHTZEE] == rules.YAHTZEE_POINTS:
+    if card.earns_extra_bonus(dice):
         bonus = gettext("Yahtzee bonus +100!")
     else:
         bonus = gettext("No bonus: your Yahtzee box holds 0.")
-    matching = Category.for_face(dice[0])
+    matching = definition.for_face(dice[0])
     if card.is_open(matching):
         rule = gettext("Joker rule: it must go in %(box)s.") % {"box": box_name(matching)}
     elif any(not c.is_upper for c in card.open_boxes):

@@ -410,7 +410,12 @@ def test_scoring_a_lower_box_the_variant_forbids_is_refused():
 
 
 def test_scoring_something_that_is_not_a_box_is_refused(game):
-    assert_illegal(rolled(game, "12345"), Score(1, "chance"), "no 'chance' box")
+    assert_illegal(rolled(game, "12345"), Score(1, "sevens"), "no 'sevens' box")
+
+
+def test_a_move_may_name_its_box_by_id(game):
+    state = apply(rolled(game, "12345"), Score(1, "large_straight"))
+    assert state.cards[1][C.LARGE_STRAIGHT] == 40
 
 
 # -- the end and the ranking ------------------------------------------------------------
@@ -638,3 +643,57 @@ def test_any_state_round_trips_through_a_dict(data, seats, seed):
             )
     assert GameState.from_dict(state.to_dict()) == state
     assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+# -- other rule sets ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ruleset", "rounds"), [("yahtzee", 13), ("yatzy", 15), ("yacht", 12)])
+def test_a_game_lasts_one_round_per_box_of_its_rule_set(ruleset, rounds):
+    rules = Rules(ruleset=ruleset)
+    state = new_game(2, rules, seed=3)
+    assert state.rounds == rounds
+    assert all(card == Scorecard(rules=rules) for card in state.cards)
+    rng = random.Random(7)
+    for _ in range(rounds * 2 - 1):
+        state = play_turn(state, rng)
+    assert not state.is_finished
+    assert state.round == rounds
+    state = play_turn(state, rng)
+    assert state.is_finished
+    assert state.round == rounds
+    assert all(card.is_complete and card.rules == rules for card in state.cards)
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "yacht"])
+def test_a_game_of_another_rule_set_round_trips_with_its_rule_set(ruleset):
+    state = new_game(3, Rules(ruleset=ruleset), seed=4)
+    state = play_turn(play_turn(state, random.Random(2)), random.Random(3))
+    data = json.loads(json.dumps(state.to_dict()))
+    assert data["rules"] == {"upper_first": False, "ruleset": ruleset}
+    assert GameState.from_dict(data) == state
+
+
+def test_a_state_stored_before_there_were_rule_sets_loads_as_yahtzee():
+    state = play_turn(new_game(2, Rules(upper_first=True)), random.Random(1))
+    data = state.to_dict()
+    data["rules"] = {"upper_first": True}
+    assert GameState.from_dict(data) == state
+    assert GameState.from_dict(data).rules == Rules(upper_first=True, ruleset="yahtzee")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "box", "faces", "points"),
+    [("yatzy", "two_pairs", "33665", 18), ("yacht", "little_straight", "13245", 30)],
+)
+def test_a_move_names_a_box_of_its_own_rule_set_by_id(ruleset, box, faces, points):
+    state = rolled(new_game(1, Rules(ruleset=ruleset)), faces)
+    state = apply(state, Score(0, box))
+    assert state.cards[0][box] == points
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "yacht"])
+def test_a_yahtzee_box_is_no_box_of_another_rule_set(ruleset):
+    state = rolled(new_game(1, Rules(ruleset=ruleset)), "66666")
+    assert_illegal(state, Score(0, C.YAHTZEE), "no 'yahtzee' box")
+    assert_illegal(state, Score(0, "yahtzee"), "no 'yahtzee' box")

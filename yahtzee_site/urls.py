@@ -4,11 +4,11 @@ from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.urls import include, path
 from django.views import defaults
-from django.views.generic import TemplateView
 from django.views.i18n import JavaScriptCatalog
 
 from games import languages
 from games.limits import limit_failed_logins
+from games.views import pages
 
 urlpatterns = [
     # The admin's log-in, under the same limit on failed attempts as the site's.
@@ -16,7 +16,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", languages.language_set, name="set_language"),
     path("i18n/js/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("rules/", TemplateView.as_view(template_name="rules.html"), name="rules"),
+    path("rules/", pages.rules, name="rules"),
+    path("rules/<slug:ruleset>/", pages.rules_of, name="rules_of"),
     path("", include("games.urls")),
 ]
 

@@ -4,7 +4,7 @@ is connected, and the people around a game (friends, blocks, invitations, the in
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
-from games.models.options import BotLevel, Pace
+from games.models.options import BotLevel, Pace, Ruleset
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
 from games.models.social import (
     Block,
@@ -57,6 +57,7 @@ __all__ = [
     "Profile",
     "Rating",
     "RetiredUsername",
+    "Ruleset",
     "Seat",
     "SiteConnection",
     "SocialSettings",

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.models.options import Ruleset
 from games.models.tables import Game
 
 
@@ -22,20 +23,28 @@ class Profile(models.Model):
 
 
 class Rating(models.Model):
-    """An account's skill (openskill's Plackett-Luce: mu and sigma), moved by every rated
-    game; ``ordinal`` (mu - 3 sigma) is the conservative rating the leaderboard ranks by."""
+    """An account's skill at one rule set (openskill's Plackett-Luce: mu and sigma), moved
+    by every rated game of that rule set; ``ordinal`` (mu - 3 sigma) is the conservative
+    rating the leaderboard ranks by. One row per account and rule set: skill at Yahtzee is
+    not skill at Yacht."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
+    ruleset = models.CharField(max_length=10, choices=Ruleset, default=Ruleset.YAHTZEE)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True)
     games = models.PositiveIntegerField(default=0)  # rated games
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="one_rating_per_ruleset"),
+        ]
+
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.ordinal:.1f}"
+        return f"{self.user_id} ({self.ruleset}): {self.ordinal:.1f}"
 
 
 class PracticeRecord(models.Model):

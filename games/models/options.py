@@ -1,4 +1,5 @@
-"""The choices a table is opened with: its pace, and the computer players a host may seat."""
+"""The choices a table is opened with: its rule set, its pace, and the computer players a
+host may seat."""
 
 from __future__ import annotations
 
@@ -6,12 +7,40 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.db import models
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.words import RULESET_NAMES
+
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+
+class Ruleset(models.TextChoices):
+    """The rule sets a table may be played by (``games.rules.RULESETS`` holds each one's
+    boxes and scoring; these are their ids and names for a reader). A rating is kept per
+    rule set, because skill at one is not skill at another."""
+
+    YAHTZEE = "yahtzee", RULESET_NAMES["yahtzee"]
+    YATZY = "yatzy", RULESET_NAMES["yatzy"]
+    YACHT = "yacht", RULESET_NAMES["yacht"]
+
+    @property
+    def rules_url(self) -> str:
+        """Where its rules are explained: Yahtzee's at /rules/ as before rule sets."""
+        if self is Ruleset.YAHTZEE:
+            return reverse("rules")
+        return reverse("rules_of", args=[self.value])
+
+    @classmethod
+    def from_query(cls, raw: str | None) -> Ruleset | None:
+        """The rule set a query string names; Yahtzee when it names none; None for a
+        value that is no rule set's id."""
+        if raw is None or raw == "":
+            return cls.YAHTZEE
+        return cls(raw) if raw in cls.values else None
 
 
 class Pace(models.TextChoices):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import dice
 from games.engine import NO_HOLDS, TABLE_KEYS, GameState
-from games.models.options import BotLevel, Pace
+from games.models.options import BotLevel, Pace, Ruleset
 from games.rules import Rules
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
@@ -64,6 +64,9 @@ class Game(models.Model):
     code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
     seat_count = models.PositiveSmallIntegerField()
+    # Which rules the table plays (games/rules.py's RULESETS); games from before rule sets
+    # were Yahtzee.
+    ruleset = models.CharField(max_length=10, choices=Ruleset, default=Ruleset.YAHTZEE)
     upper_first = models.BooleanField(default=False)
     is_public = models.BooleanField(default=False)
     # None: decided at the start (on when at most one person plays, the rest being bots).
@@ -139,7 +142,12 @@ class Game(models.Model):
 
     @property
     def rules(self) -> Rules:
-        return Rules(upper_first=self.upper_first)
+        return Rules(upper_first=self.upper_first, ruleset=self.ruleset)
+
+    @property
+    def rules_url(self) -> str:
+        """The page that explains this table's rule set."""
+        return Ruleset(self.ruleset).rules_url
 
     @property
     def in_series(self) -> bool:

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F
 
-from games.models import Move, PracticeRecord, Rating, Seat
+from games.models import Move, PracticeRecord, Rating, Ruleset, Seat
 from games.models.accounts import Profile
 
 # The moves of a seat's own turns ("start" is the table's roll-off, nobody's move).
@@ -31,7 +31,8 @@ def account_data(*, user_id: int) -> dict[str, object]:
     with the game's code, dates and rule options, its seat's scorecard, total and place,
     and the moves of its seat. A fixed number of queries, however many games."""
     user = get_user_model().objects.get(pk=user_id)
-    rating = Rating.objects.filter(user_id=user_id).first()
+    ratings = {r.ruleset: r for r in Rating.objects.filter(user_id=user_id)}
+    rating = ratings.get(Ruleset.YAHTZEE)
     practice = PracticeRecord.objects.filter(user_id=user_id).first()
     seats = list(
         Seat.objects.filter(user_id=user_id)
@@ -91,11 +92,17 @@ def account_data(*, user_id: int) -> dict[str, object]:
             "sigma": rating.sigma,
             "rated_games": rating.games,
         },
+        # Every rule set's rating ("rating" above is Yahtzee's, as before rule sets).
+        "ratings": {
+            ruleset: {"rating": r.ordinal, "mu": r.mu, "sigma": r.sigma, "rated_games": r.games}
+            for ruleset, r in sorted(ratings.items())
+        },
         "rating_history": [
             {
                 "game": seat.game.code,
                 "at": _moment(seat.game.finished_at),
                 "rating": seat.rating_after,
+                "ruleset": seat.game.ruleset,
             }
             for seat in sorted(
                 seats, key=lambda s: (s.game.finished_at is None, s.game.finished_at)
@@ -113,6 +120,7 @@ def account_data(*, user_id: int) -> dict[str, object]:
                 "started_at": _moment(seat.game.started_at),
                 "finished_at": _moment(seat.game.finished_at),
                 "options": {
+                    "ruleset": seat.game.ruleset,
                     "upper_first": seat.game.upper_first,
                     "pace": seat.game.pace,
                     "coach_hints": seat.game.coach_hints,

@@ -53,8 +53,8 @@ def decision_feedback(game: Game, position: int | None) -> FeedbackView | None:
         round=last.round,
         kind=last.kind,
         dice=plain_dice(last.dice),
-        choice=choice_words(last.choice),
-        best=choice_words(last.best),
+        choice=choice_words(last.choice, game.rules),
+        best=choice_words(last.best, game.rules),
         loss=last.loss,
         top=option_views(last.options) if last.options is not None else (),
     )

@@ -10,7 +10,7 @@ from django.db import connections
 from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
-from games.models import Game, PracticeRecord, Seat
+from games.models import Game, PracticeRecord, Rating, Ruleset, Seat
 from games.selectors.ratings import RatingView, user_rating
 from games.viewmodels.base import ViewModel
 from games.viewmodels.review import BandView, SkillView, band_of, band_views
@@ -47,6 +47,23 @@ class HistoryEntry(ViewModel):
     skill: SkillView | None = None  # what the play and the dice were worth, once reviewed
 
 
+@dataclass(frozen=True)
+class RulesetFigures(ViewModel):
+    """A player's figures at one rule set: its finished games, wins, scores and rating."""
+
+    ruleset: str  # a Ruleset value
+    games_played: int
+    wins: int
+    average: float | None
+    best: int | None
+    rating: float | None  # None: no rated game of this rule set
+    rated_games: int
+
+    @property
+    def name(self) -> str:
+        return str(Ruleset(self.ruleset).label)
+
+
 @dataclass
 class History(ViewModel):
     username: str
@@ -70,6 +87,10 @@ class History(ViewModel):
     practice: PracticeRecord | None = None  # answers on /practice/, if any
     page: int = 1  # of the ended games, 1 the newest
     pages: int = 1
+    # The rule set whose rating (and its chart) is shown, and the figures of every rule
+    # set the player has played or is rated at, in the order of the rule sets.
+    ruleset: str = Ruleset.YAHTZEE
+    rulesets: tuple[RulesetFigures, ...] = ()
 
     @property
     def newer_page(self) -> int | None:
@@ -96,10 +117,41 @@ class NoSuchPage(LookupError):
         self.pages = pages  # how many there are
 
 
-def user_history(username: str, page: int = 1) -> History | None:
+def ruleset_figures(user_id: int, finished: QuerySet[Seat]) -> tuple[RulesetFigures, ...]:
+    """The figures of each rule set ``user_id`` has finished a game of or is rated at: one
+    grouped query for the games, one for the ratings."""
+    wins = Q(place=1, game__seat_count__gt=1, left_round__isnull=True)
+    rows = {
+        row["game__ruleset"]: row
+        for row in finished.values("game__ruleset").annotate(
+            played=Count("id"),
+            wins=Count("id", filter=wins),
+            average=Avg("total"),
+            best=Max("total"),
+        )
+    }
+    ratings = {r.ruleset: r for r in Rating.objects.filter(user_id=user_id)}
+    return tuple(
+        RulesetFigures(
+            ruleset=ruleset,
+            games_played=rows.get(ruleset, {}).get("played", 0),
+            wins=rows.get(ruleset, {}).get("wins", 0),
+            average=rows.get(ruleset, {}).get("average"),
+            best=rows.get(ruleset, {}).get("best"),
+            rating=ratings[ruleset].ordinal if ruleset in ratings else None,
+            rated_games=ratings[ruleset].games if ruleset in ratings else 0,
+        )
+        for ruleset in Ruleset.values
+        if ruleset in rows or ruleset in ratings
+    )
+
+
+def user_history(username: str, page: int = 1, ruleset: str = Ruleset.YAHTZEE) -> History | None:
     """``username``'s figures and charts, and one page of their ended games, the newest first
-    (None: no such account). The number of queries does not depend on the number of games:
-    figures are sums in the database and charts have at most :data:`CHART_POINTS` points.
+    (None: no such account); the rating shown, and its chart, are those of ``ruleset``, and
+    each rule set played has its own line of figures. The number of queries does not depend
+    on the number of games: figures are sums in the database and charts have at most
+    :data:`CHART_POINTS` points.
     Raises :class:`NoSuchPage` for a page past the last one (page 1 always exists)."""
     User = get_user_model()
     user = User.objects.filter(username=username).first()
@@ -122,7 +174,7 @@ def user_history(username: str, page: int = 1) -> History | None:
         yahtzees=Sum("yahtzees", filter=finished),
         bonuses=Count("id", filter=finished & Q(upper_bonus__gt=0)),
         losses=Count("mean_loss", filter=finished),
-        rated=Count("rating_after"),
+        rated=Count("rating_after", filter=Q(game__ruleset=ruleset)),
         # Every reviewed decision, and the points they gave away.
         decisions=Sum("review_decisions", filter=finished),
         given_away=Sum("review_loss", filter=finished),
@@ -161,7 +213,7 @@ def user_history(username: str, page: int = 1) -> History | None:
     decisions = stats["decisions"] or 0
     # A mean per decision: a game of many decisions weighs more than a game of few.
     mean_loss = (stats["given_away"] or 0.0) / decisions if decisions else None
-    rated = Seat.objects.filter(user=user, rating_after__isnull=False)
+    rated = Seat.objects.filter(user=user, rating_after__isnull=False, game__ruleset=ruleset)
     return History(
         mean_loss=mean_loss,
         band=band_of(mean_loss) if mean_loss is not None else None,
@@ -182,8 +234,10 @@ def user_history(username: str, page: int = 1) -> History | None:
         chart=score_chart_of(ended.filter(finished), played),
         loss_chart=loss_chart_of(ended.filter(finished, mean_loss__isnull=False), stats["losses"]),
         user_id=user.pk,
-        rating=(rating := user_rating(user.pk)),
+        rating=(rating := user_rating(user.pk, ruleset)),
         rating_chart=rating_chart_of(rated, stats["rated"]) if rating else None,
+        ruleset=ruleset,
+        rulesets=ruleset_figures(user.pk, ended.filter(finished)),
     )
 
 

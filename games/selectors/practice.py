@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from django.core import signing
 from django.utils.translation import gettext
 
-from games.models import Game, Move
-from games.rules import Category, IllegalMove, Scorecard
+from games.models import Game, Move, Ruleset
+from games.rules import IllegalMove, Rules, Scorecard
 from games.viewmodels.base import DieView, ViewModel, plain_dice
 from games.viewmodels.choices import ChoiceView, wire_views
 from games.viewmodels.scorecard import Card, card_of
@@ -37,6 +37,15 @@ class PositionView(ViewModel):
     seat: int = 0
     decision: int = 0  # its place in the seat's review
     card: Card | None = None  # the card it was played on (None: not rebuilt)
+    ruleset: str = Ruleset.YAHTZEE  # the rule set of the game it comes from
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(ruleset=self.ruleset)
+
+    @property
+    def ruleset_name(self) -> str:
+        return str(Ruleset(self.ruleset).label)
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,8 @@ def practice_positions() -> list[PositionView]:
         for seat, data in (game.review or {}).get("seats", {}).items():
             for index, d in enumerate(data.get("decisions", [])):
                 if is_practice_position(d):
-                    found.append((d["loss"], _position(game.pk, int(seat), index, d)))
+                    position = _position(game.pk, int(seat), index, d, game.ruleset)
+                    found.append((d["loss"], position))
     found.sort(key=lambda item: -item[0])
     return [position for _, position in found[:POSITIONS]]
 
@@ -86,7 +96,9 @@ def practice_position(n: int) -> PositionView | None:
     return with_card(positions[n % len(positions)])
 
 
-def _position(game_id: int, seat: int, index: int, d: dict[str, object]) -> PositionView:
+def _position(
+    game_id: int, seat: int, index: int, d: dict[str, object], ruleset: str
+) -> PositionView:
     return PositionView(
         token=signing.dumps([game_id, seat, index], salt=SALT),
         dice=plain_dice(list(d["dice"])),  # type: ignore[call-overload]
@@ -96,6 +108,7 @@ def _position(game_id: int, seat: int, index: int, d: dict[str, object]) -> Posi
         game_id=game_id,
         seat=seat,
         decision=index,
+        ruleset=ruleset,
     )
 
 
@@ -112,7 +125,7 @@ def position_for(token: str) -> PositionView | None:
         return None
     if not is_practice_position(d):
         return None
-    return with_card(_position(game.pk, int(seat), int(index), d), game)
+    return with_card(_position(game.pk, int(seat), int(index), d, game.ruleset), game)
 
 
 def with_card(position: PositionView, game: Game | None = None) -> PositionView:
@@ -126,7 +139,7 @@ def with_card(position: PositionView, game: Game | None = None) -> PositionView:
     card = Scorecard(rules=game.rules)
     try:
         for move in scored:
-            card = card.score(Category(move.category), move.dice)
+            card = card.score(move.category, move.dice)
     except (IllegalMove, ValueError):
         return position  # a log that does not add up: no card rather than a wrong one
     if card.filled_count != position.round - 1:
@@ -149,7 +162,8 @@ def practice_answer_view(position: PositionView, kept_indices: set[int]) -> Answ
     )
     if place is not None:
         loss = float(top[place - 1]["loss"])  # type: ignore[arg-type]
-        choices = wire_views(top, list(kept), place, loss)
+        choices = wire_views(top, list(kept), place, loss, position.rules)
     else:
-        choices = wire_views(top, list(kept), None, 0.0)[: len(top)]  # no row for it
+        # no row for it
+        choices = wire_views(top, list(kept), None, 0.0, position.rules)[: len(top)]
     return AnswerView(position, kept, choices, place)

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Avg, Count, Q
 
-from games.models import OFF_THE_LEADERBOARD, BotLevel, FairPlayReview, Game, Rating, Seat
+from games.models import (
+    OFF_THE_LEADERBOARD,
+    BotLevel,
+    FairPlayReview,
+    Game,
+    Rating,
+    Ruleset,
+    Seat,
+)
 from games.viewmodels.base import ViewModel
 
 if TYPE_CHECKING:
@@ -43,18 +51,21 @@ def bot_ratings() -> list[BotRating]:
     return sorted(rows, key=lambda row: -row.rating)
 
 
-def leaderboard(limit: int = 50) -> list[LeaderRow]:
-    """The top accounts by conservative rating, among those with enough rated games and no
-    fair-play flag waiting for a moderator or confirmed by one."""
+def leaderboard(limit: int = 50, ruleset: str = Ruleset.YAHTZEE) -> list[LeaderRow]:
+    """The top accounts of one rule set by conservative rating, among those with enough
+    rated games of it and no fair-play flag waiting for a moderator or confirmed by one;
+    their wins and mean score are those of that rule set's games."""
     flagged = FairPlayReview.objects.filter(status__in=OFF_THE_LEADERBOARD).values("user_id")
     ratings = list(
-        Rating.objects.filter(games__gte=MIN_RATED_GAMES)
+        Rating.objects.filter(games__gte=MIN_RATED_GAMES, ruleset=ruleset)
         .exclude(user_id__in=flagged)
         .select_related("user")
         .order_by("-ordinal", "user__username")[:limit]
     )
     finished = Seat.objects.filter(
-        user_id__in=[r.user_id for r in ratings], game__status=Game.Status.FINISHED
+        user_id__in=[r.user_id for r in ratings],
+        game__status=Game.Status.FINISHED,
+        game__ruleset=ruleset,
     )
     stats = {
         row["user_id"]: row
@@ -78,6 +89,7 @@ def leaderboard(limit: int = 50) -> list[LeaderRow]:
 
 @dataclass(frozen=True)
 class RatingView(ViewModel):
+    ruleset: str  # a Ruleset value
     rating: float
     games: int
     change: float | None  # by the last rated game
@@ -93,16 +105,22 @@ class RatingView(ViewModel):
     def games_to_go(self) -> int:
         return max(MIN_RATED_GAMES - self.games, 0)
 
+    @property
+    def ruleset_name(self) -> StrOrPromise:
+        return Ruleset(self.ruleset).label
 
-def user_rating(user_id: int) -> RatingView | None:
-    """An account's rating and what its last rated game changed (its whole course is the
-    history's chart: selectors/history.py)."""
-    rating = Rating.objects.filter(user_id=user_id).first()
+
+def user_rating(user_id: int, ruleset: str = Ruleset.YAHTZEE) -> RatingView | None:
+    """An account's rating at one rule set and what its last rated game of that rule set
+    changed (its whole course is the history's chart: selectors/history.py)."""
+    rating = Rating.objects.filter(user_id=user_id, ruleset=ruleset).first()
     if rating is None:
         return None
     last_two = [
         after
-        for after in Seat.objects.filter(user_id=user_id, rating_after__isnull=False)
+        for after in Seat.objects.filter(
+            user_id=user_id, rating_after__isnull=False, game__ruleset=ruleset
+        )
         .order_by("-game__finished_at", "-game_id")
         .values_list("rating_after", flat=True)[:2]
         if after is not None  # never, by the filter: it narrows the type
@@ -116,4 +134,10 @@ def user_rating(user_id: int) -> RatingView | None:
         )
     )
     fair_play = next((str(s) for s in OFF_THE_LEADERBOARD[::-1] if s in held), "")
-    return RatingView(rating=rating.ordinal, games=rating.games, change=change, fair_play=fair_play)
+    return RatingView(
+        ruleset=rating.ruleset,
+        rating=rating.ordinal,
+        games=rating.games,
+        change=change,
+        fair_play=fair_play,
+    )

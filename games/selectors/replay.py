@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from games import engine
 from games.engine import GameState, RollOffRound
 from games.models import Game, Move
-from games.rules import Category, IllegalMove, Scorecard
+from games.rules import IllegalMove, Scorecard
 from games.strategy.choices import is_negligible
 from games.viewmodels.base import DieView, ViewModel
 from games.viewmodels.coach import choice_words
@@ -166,7 +166,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
                     else gettext("%(name)s kept no dice.")
                 ) % {"name": names.get(seat, ""), "kept": kept}
             else:
-                category = Category(move.category)
+                category = rules.box(move.category)
                 reviewed = seat in decisions and not move.by_coach
                 decision = (seat, decisions[seat]) if reviewed else None
                 dice = state.dice
@@ -185,7 +185,7 @@ def replay_steps(game: Game) -> tuple[list[Step], dict[tuple[int, int], int]]:
         if decision is not None and decision in verdicts:
             data = verdicts[decision]
             verdict = Verdict(
-                choice_words(data["choice"]), choice_words(data["best"]), data["loss"]
+                choice_words(data["choice"], rules), choice_words(data["best"], rules), data["loss"]
             )
             decision_versions[decision] = move.version
         if decision is not None:

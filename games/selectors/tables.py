@@ -10,7 +10,7 @@ from django.db.models.functions import Cast, Coalesce, Concat
 
 from games.committed import committed
 from games.models import Game, Player, Seat
-from games.rules import Category, Scorecard
+from games.rules import Scorecard
 from games.snapshots import Snapshot
 
 
@@ -123,6 +123,7 @@ def state_json(game: Game) -> dict[str, object]:
         "code": game.code,
         "status": game.status,
         "version": game.version,
+        "ruleset": game.ruleset,
         "rules": rules_.to_dict(),
         "seat_count": game.seat_count,
         "round": state.round if state else None,
@@ -142,7 +143,7 @@ def state_json(game: Game) -> dict[str, object]:
                 "position": seat.position,
                 "name": seat.name if seat.bot else seat.display_name,
                 "guest": seat.user_id is None,
-                "card": {c.value: card[c] for c in Category}
+                "card": {box.value: card[box] for box in rules_.boxes}
                 | {
                     "upper_subtotal": card.upper_subtotal,
                     "upper_bonus": card.upper_bonus,

@@ -1,7 +1,9 @@
 """Ratings: every finished rated game (``Game.rated``; casual games never move a rating)
 with two or more rated players (accounts and computer
 players; guests are not rated) moves each account's rating, with openskill's
-Plackett-Luce model for multiplayer results. Computer players keep fixed public ratings.
+Plackett-Luce model for multiplayer results. Each account has one rating per rule set
+(``Rating.ruleset``), and a game moves the ratings of its own rule set only. Computer
+players keep fixed public ratings.
 Run inside the transaction of the move that finished the game, so exactly once."""
 
 from __future__ import annotations
@@ -44,12 +46,16 @@ def game_rate(game: Game, seats: Sequence[Seat]) -> None:
     for user_id in user_ids:
         mu, sigma = default_rating()
         Rating.objects.get_or_create(
-            user_id=user_id, defaults={"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
+            user_id=user_id,
+            ruleset=game.ruleset,
+            defaults={"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma},
         )
     # Locked in user order, so two games finishing at once cannot deadlock.
     ratings = {
         r.user_id: r
-        for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+        for r in Rating.objects.select_for_update()
+        .filter(user_id__in=user_ids, ruleset=game.ruleset)
+        .order_by("user_id")
     }
     teams = []
     for seat in rated:

@@ -14,6 +14,7 @@ table ends up the same whichever came first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -23,9 +24,9 @@ from games import engine
 from games.clock import clock
 from games.committed import committed
 from games.engine import DiceSource
-from games.models import Game, Move, Player, Seat
+from games.models import Game, Move, Player, Ruleset, Seat
 from games.row_copies import copy_row, row_from_values
-from games.rules import Category, IllegalMove, is_yahtzee
+from games.rules import Box, IllegalMove, is_yahtzee
 from games.services import move_writes
 from games.services.dice_supply import dice_supply
 from games.services.errors import (
@@ -116,6 +117,14 @@ def _play(
             seat.status = Seat.Status.PLAYING
             changed_seats = [seat]
     action = make_action(seat.position)
+    if isinstance(action, engine.Score):  # the box named by its id, on this game's card
+        box = state.rules.definition.find(action.category)
+        if box is None:  # a box of another rule set (a form from another table)
+            raise GameError(
+                gettext("A %(ruleset)s scorecard has no such box.")
+                % {"ruleset": Ruleset(game.ruleset).label}
+            )
+        action = engine.Score(action.seat, box)
     source = rng or (dice_supply.for_game(game, seats) if isinstance(action, engine.Roll) else None)
     try:
         new = engine.apply(state, action, source)
@@ -222,10 +231,12 @@ def turn_coach(
     return _play(code, None, version, lambda seat: action, rng)
 
 
-def turn_score(*, code: str, player: Player, version: int | None, category: Category) -> Snapshot:
-    """Fill one box with the dice on the table; the turn passes on."""
+def turn_score(*, code: str, player: Player, version: int | None, category: Box | str) -> Snapshot:
+    """Fill one box (a box of the game's rule set, or its id) with the dice on the table;
+    the turn passes on."""
     return _on_the_clock(
         code,
         version,
-        lambda: _play(code, player, version, lambda seat: engine.Score(seat, category)),
+        # An id is looked up on the game's own card in _play (the engine takes ids too).
+        lambda: _play(code, player, version, lambda seat: engine.Score(seat, cast(Box, category))),
     )

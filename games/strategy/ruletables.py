@@ -23,6 +23,7 @@ from games.rules import (
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
     YAHTZEE_POINTS,
+    Box,
     Category,
     Rules,
     Scorecard,
@@ -112,7 +113,7 @@ def rule_tables(rules: Rules) -> RuleTables:
     legal = np.zeros((MASKS, BOXES), dtype=bool)
     joker_legal = np.zeros((MASKS, SIDES, BOXES), dtype=bool)
     joker_points = np.zeros((MASKS, SIDES, BOXES), dtype=np.int16)  # at most 50: 1.3 MB
-    index = {category: i for i, category in enumerate(CATEGORIES)}
+    index: dict[Box, int] = {category: i for i, category in enumerate(CATEGORIES)}
     yahtzees = [(face,) * 5 for face in range(1, SIDES + 1)]
     for mask in range(MASKS - 1):  # the full card has no options
         card = card_for_mask(rules, mask)

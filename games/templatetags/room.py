@@ -16,9 +16,8 @@ from django.utils.functional import Promise
 from django.utils.safestring import SafeString
 
 from games import caches, render_language
-from games.rules import Category
+from games.rules import Box
 from games.selectors import BoxView, DieView, RowView, box_name
-from games.viewmodels.move_log import SHORT_LABELS
 
 register = template.Library()
 
@@ -49,11 +48,7 @@ def _score_row(row: RowView, audience: Audience) -> SafeString:
     cells = SafeString("".join(score_cell(box, audience) for box in row.boxes))
     return render_to_string(
         "games/room.html#score_row",
-        {
-            "label": box_name(row.value),
-            "short": str(SHORT_LABELS[Category(row.value)]),
-            "cells": cells,
-        },
+        {"label": row.label, "short": row.short, "cells": cells},
     )
 
 
@@ -73,7 +68,7 @@ def score_rows(rows: list[RowView], for_turn: bool, for_others: bool) -> SafeStr
 
 
 @register.filter(name="box_name")
-def box_name_filter(category: Category | str) -> str:
+def box_name_filter(category: Box) -> str:
     """The name of a box in the reader's language: ``{{ category|box_name }}``."""
     return box_name(category)
 

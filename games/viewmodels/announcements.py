@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.engine import ROUNDS, GameState
+from games.engine import GameState
 from games.models import Game, Seat
 
 
@@ -39,7 +39,7 @@ def announcement(
             roll = _("%(name)s's roll: %(dice)s.") % {"name": name, "dice": dice}
         rolls = ngettext("%(left)s roll left.", "%(left)s rolls left.", left) % {"left": left}
         return f"{roll} {rolls}"
-    numbers = {"round": state.round, "rounds": ROUNDS, "name": name}
+    numbers = {"round": state.round, "rounds": state.rounds, "name": name}
     if on_turn:
         return _("Round %(round)s of %(rounds)s. Your turn.") % numbers
     return _("Round %(round)s of %(rounds)s. %(name)s's turn.") % numbers

@@ -10,9 +10,9 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from games import caches, render_language, rules
-from games.engine import ROUNDS, GameState
+from games.engine import GameState
 from games.models import BotLevel, Game, Pace, Player, Seat
-from games.rules import CATEGORIES, LOWER, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
+from games.rules import Box, Scorecard
 from games.snapshots import Snapshot
 from games.viewmodels.action_urls import action_urls
 from games.viewmodels.announcements import announcement
@@ -26,6 +26,7 @@ from games.viewmodels.scorecard import (
     Columns,
     RollOffView,
     RowView,
+    bonuses_of,
     column_of,
     rows_of,
 )
@@ -47,7 +48,7 @@ class SeatView(ViewModel):
     card: Scorecard
     total: int
     place: int | None = None
-    boxes: Mapping[Category, BoxView] = field(default_factory=dict)
+    boxes: Mapping[Box, BoxView] = field(default_factory=dict)
     connected: bool = False
     client_seed: str = ""  # public: this seat's part of the dice stream's key
     status: str = Seat.Status.PLAYING
@@ -71,15 +72,8 @@ class SeatView(ViewModel):
 
     @property
     def upper_remaining(self) -> int:
-        return max(0, UPPER_BONUS_THRESHOLD - self.card.upper_subtotal)
-
-    @property
-    def upper_boxes(self) -> list[BoxView]:
-        return [self.boxes[c] for c in UPPER]
-
-    @property
-    def lower_boxes(self) -> list[BoxView]:
-        return [self.boxes[c] for c in LOWER]
+        threshold = self.card.rules.definition.upper_bonus_threshold
+        return max(0, threshold - self.card.upper_subtotal) if threshold else 0
 
 
 @dataclass
@@ -116,13 +110,17 @@ class GameView(ViewModel):
     for_turn: bool = True
     for_others: bool = True
 
-    rounds = ROUNDS
     bot_levels = tuple(BotLevel)
     default_bot_level = BotLevel.CASUAL
 
     @property
     def code(self) -> str:
         return self.game.code
+
+    @property
+    def rounds(self) -> int:
+        """One round per box of the game's card."""
+        return len(self.game.rules.boxes)
 
     @property
     def urls(self) -> Mapping[str, str]:
@@ -137,7 +135,7 @@ class GameView(ViewModel):
         )
 
     def _rows(self) -> list[RowView]:
-        return rows_of([s.boxes for s in self.seats])
+        return rows_of([s.boxes for s in self.seats], self.game.rules)
 
     @cached_property
     def columns(self) -> Columns:
@@ -155,7 +153,8 @@ class GameView(ViewModel):
     @cached_property
     def card(self) -> Card:
         """The scorecard as ``room.html#scorecard`` draws it, for this board's viewpoint."""
-        return Card(self.columns, self.upper_rows, self.lower_rows, self.for_turn, self.for_others)
+        rows, bonuses = (self.upper_rows, self.lower_rows), bonuses_of(self.game.rules)
+        return Card(self.columns, *rows, bonuses, self.for_turn, self.for_others)
 
     @property
     def rolloff_open(self) -> bool:
@@ -164,11 +163,11 @@ class GameView(ViewModel):
 
     @property
     def upper_rows(self) -> list[RowView]:
-        return self.rows[:6]
+        return self.rows[: len(self.game.rules.upper_boxes)]
 
     @property
     def lower_rows(self) -> list[RowView]:
-        return self.rows[6:]
+        return self.rows[len(self.game.rules.upper_boxes) :]
 
     @property
     def free_seat_slots(self) -> range:
@@ -257,7 +256,7 @@ def _mask(held: tuple[bool, ...]) -> str:
 
 
 @caches.memoize("a seat's boxes by card and dice", maxsize=1024, key_extra=render_language.current)
-def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, BoxView]:
+def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Box, BoxView]:
     """One seat's boxes; ``dice`` are those on the table when the seat is on turn.
 
     The same for every viewer, so worked out once per card and roll, not once per board.
@@ -266,8 +265,8 @@ def _boxes(card: Scorecard, dice: tuple[int, ...] | None) -> Mapping[Category, B
     garbage collector to walk (18 per entry).
     """
     options = rules.options(card, dice) if dice else {}
-    boxes: dict[Category, BoxView] = {}
-    for category in CATEGORIES:
+    boxes: dict[Box, BoxView] = {}
+    for category in card.rules.boxes:
         value = card[category]
         option = forbidden = None
         if dice and value is None:
@@ -385,6 +384,7 @@ def snapshot_view(snapshot: Snapshot, viewer: Player) -> GameView:
             {v.position: v.name for v in views},
             state.turn_number if state and game.status == Game.Status.PLAYING else None,
             game.version,
+            rules_,
         ),
         review=review_views(game, {v.position: v.name for v in views}),
         review_pending=game.status == Game.Status.FINISHED

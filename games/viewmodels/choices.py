@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.rules import Category
+from games.rules import Box, Rules
 from games.strategy.advisor import Alternatives, Option, loss_between
 from games.strategy.choices import is_negligible
 from games.viewmodels.base import DieView, ViewModel, plain_dice
@@ -44,10 +44,11 @@ class ChoiceView(ViewModel):
         return None if self.win_chance is None else 100 * self.win_chance
 
 
-def choice_words(choice: Category | str | Iterable[int]) -> str:
-    """A coach's choice in a player's words: "keep 5 5", or the box's name."""
-    if isinstance(choice, Category | str):
-        return box_name(choice)
+def choice_words(choice: Box | str | Iterable[int], rules: Rules | None = None) -> str:
+    """A coach's choice in a player's words: "keep 5 5", or the box's name (a box, or its
+    id on a card of ``rules``)."""
+    if isinstance(choice, Box | str):
+        return box_name(choice, rules)
     keep = tuple(choice)
     if not keep:
         return _("reroll all five")
@@ -55,18 +56,17 @@ def choice_words(choice: Category | str | Iterable[int]) -> str:
 
 
 def _view(
-    choice: Category | str | Iterable[int],
+    choice: Box | str | Iterable[int],
     expected: float,
     loss: float,
     place: int,
     chosen: bool,
     win: float | None,
+    rules: Rules | None = None,
 ) -> ChoiceView:
-    if isinstance(choice, Category | str):
-        category = Category(choice)
-        return ChoiceView(
-            "box", (), box_name(category), box_name(category), expected, loss, place, chosen, win
-        )
+    if isinstance(choice, Box | str):
+        name = box_name(choice, rules)
+        return ChoiceView("box", (), name, name, expected, loss, place, chosen, win)
     keep = tuple(choice)
     return ChoiceView(
         "keep", plain_dice(keep), "", choice_words(keep), expected, loss, place, chosen, win
@@ -94,10 +94,14 @@ def _option_view(best: Option, option: Option, place: int, chosen: bool) -> Choi
 
 
 def wire_views(
-    top: Sequence[Mapping[str, object]], chosen: object, place: int | None, loss: float
+    top: Sequence[Mapping[str, object]],
+    chosen: object,
+    place: int | None,
+    loss: float,
+    rules: Rules | None = None,
 ) -> tuple[ChoiceView, ...]:
-    """The same from a stored review (:meth:`Decision.to_dict`): the top five as data,
-    and the chosen choice, its place and loss."""
+    """The same from a stored review (:meth:`Decision.to_dict`) of a game of ``rules``: the
+    top five as data, and the chosen choice, its place and loss."""
     views = []
     wanted = _wire_key(chosen)
     best_total = float(top[0]["expected_total"]) if top else 0.0  # type: ignore[arg-type]
@@ -113,23 +117,26 @@ def wire_views(
                 i,
                 is_chosen,
                 None,
+                rules,
             )
         )
     if not found and top:
-        views.append(
-            _view(_wire_choice({"choice": chosen}), best_total - loss, loss, place or 0, True, None)
-        )
+        chosen_choice = _wire_choice({"choice": chosen})
+        views.append(_view(chosen_choice, best_total - loss, loss, place or 0, True, None, rules))
     return tuple(views)
 
 
-def _wire_choice(entry: Mapping[str, object]) -> Category | tuple[int, ...]:
+def _wire_choice(entry: Mapping[str, object]) -> str | tuple[int, ...]:
+    """A stored choice: a box's id, or the dice kept."""
     choice = entry["choice"]
-    return Category(choice) if isinstance(choice, str) else tuple(choice)  # type: ignore[arg-type]
+    return choice if isinstance(choice, str) else tuple(choice)  # type: ignore[arg-type]
 
 
 def _wire_key(choice: object) -> object:
-    if isinstance(choice, str | Category):
-        return Category(choice)
+    if isinstance(choice, Box):
+        return choice.value
+    if isinstance(choice, str):
+        return choice
     return tuple(sorted(choice))  # type: ignore[call-overload]
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import GameState
 from games.models import Game
-from games.rules import Category
+from games.rules import Box
 from games.strategy import loaded_advisor
 from games.strategy.advisor import alternatives
 from games.strategy.bots import held_flags
@@ -40,7 +40,7 @@ class Hints(ViewModel):
     best: str = ""
     best_expected: float = 0.0
     suggested: tuple[bool, ...] = ()  # dice the best keep holds
-    boxes: dict[Category, BoxHint] = field(default_factory=dict)
+    boxes: dict[Box, BoxHint] = field(default_factory=dict)
     keep_cost: float | None = None  # rolling with the dice held now, against the best
     top: tuple[ChoiceView, ...] = ()  # the five best choices (keeps and boxes)
     to_win: tuple[ChoiceView, ...] = ()  # the five best to finish first (last rounds, 2+ seats)
@@ -61,14 +61,14 @@ def hints_for(game: Game, state: GameState | None) -> Hints | None:
     ranking = advisor.rank(card, state.dice, state.rolls_left)
     best = ranking[0]
     top = best.expected_total
-    boxes = {
+    boxes: dict[Box, BoxHint] = {
         o.choice: BoxHint(o.expected_total, top - o.expected_total)
         for o in ranking
-        if isinstance(o.choice, Category)
+        if isinstance(o.choice, Box)
     }
     suggested: tuple[bool, ...] = ()
     keep_cost = None
-    if isinstance(best.choice, Category):
+    if isinstance(best.choice, Box):
         words = _("score %(box)s now") % {"box": box_name(best.choice)}
     else:
         words = _("%(keep)s and roll") % {"keep": choice_words(best.choice)}

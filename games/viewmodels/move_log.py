@@ -12,25 +12,36 @@ from typing import cast
 
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import Category
+from games.rules import Rules
 from games.viewmodels.base import ViewModel
 from games.words import box_name
 
-# Box names short enough for a 320 px wide scorecard; the full name stays for screen readers.
+# Box names short enough for a 320 px wide scorecard, by the box's English label (every
+# rule set's); the full name stays for screen readers.
 SHORT_LABELS = {
-    Category.ONES: _("Aces"),
-    Category.TWOS: _("Twos"),
-    Category.THREES: _("Threes"),
-    Category.FOURS: _("Fours"),
-    Category.FIVES: _("Fives"),
-    Category.SIXES: _("Sixes"),
-    Category.THREE_OF_A_KIND: _("3 kind"),
-    Category.FOUR_OF_A_KIND: _("4 kind"),
-    Category.FULL_HOUSE: _("Full H."),
-    Category.SMALL_STRAIGHT: _("Sm. str."),
-    Category.LARGE_STRAIGHT: _("Lg. str."),
-    Category.YAHTZEE: _("Yahtzee"),
-    Category.CHANCE: _("Chance"),
+    "Aces": _("Aces"),
+    "Ones": _("Ones"),
+    "Twos": _("Twos"),
+    "Threes": _("Threes"),
+    "Fours": _("Fours"),
+    "Fives": _("Fives"),
+    "Sixes": _("Sixes"),
+    "3 of a kind": _("3 kind"),
+    "4 of a kind": _("4 kind"),
+    "Full House": _("Full H."),
+    "Small Straight": _("Sm. str."),
+    "Large Straight": _("Lg. str."),
+    "Yahtzee": _("Yahtzee"),
+    "Chance": _("Chance"),
+    "One Pair": _("1 pair"),
+    "Two Pairs": _("2 pairs"),
+    "Three of a Kind": _("3 kind"),
+    "Four of a Kind": _("4 kind"),
+    "Yatzy": _("Yatzy"),
+    "Little Straight": _("Lt. str."),
+    "Big Straight": _("Bg. str."),
+    "Choice": _("Choice"),
+    "Yacht": _("Yacht"),
 }
 
 
@@ -70,9 +81,11 @@ def move_log(
     names: Mapping[int, str],
     turn_number: int | None,
     version: int,
+    rules: Rules | None = None,
 ) -> MoveLog:
     """The log line from ``recent`` moves (snapshots.RECENT_MOVE_FIELDS, oldest first) at
-    ``version``; ``turn_number`` is the turn in play (None once the game is over)."""
+    ``version`` of a game played by ``rules``; ``turn_number`` is the turn in play (None
+    once the game is over)."""
     last_score = None
     this_turn: list[MoveView] = []
     just_rolled = False
@@ -81,7 +94,7 @@ def move_log(
         name = names.get(seat, "") if isinstance(seat, int) else ""
         values = tuple(int(d) for d in str(dice))
         if kind == "score":
-            box = box_name(Category(category)) if category else ""
+            box = box_name(str(category), rules) if category else ""
             last_score = MoveView(
                 "score",
                 name,

@@ -110,6 +110,7 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
     if not game.review:
         return None
     result = []
+    rules = game.rules
     for position, name in names.items():
         data = game.review["seats"].get(str(position))
         if data is None:
@@ -118,13 +119,13 @@ def review_views(game: Game, names: dict[int, str]) -> list[SeatReviewView] | No
             MomentView(
                 round=d["round"],
                 dice=plain_dice(d["dice"]),
-                choice=choice_words(d["choice"]),
-                best=choice_words(d["best"]),
+                choice=choice_words(d["choice"], rules),
+                best=choice_words(d["best"], rules),
                 loss=d["loss"],
                 rolls_left=d["rolls_left"],
                 seat=position,
                 index=i,
-                top=wire_views(d.get("top", ()), d["choice"], d.get("place"), d["loss"]),
+                top=wire_views(d.get("top", ()), d["choice"], d.get("place"), d["loss"], rules),
                 place=d.get("place"),
             )
             for i, d in enumerate(data["decisions"])

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import caches, render_language
-from games.rules import CATEGORIES, UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
+from games.rules import Box, Rules, Scorecard
 from games.viewmodels.base import ViewModel
 from games.viewmodels.coach import BoxHint
 from games.viewmodels.move_log import SHORT_LABELS
+from games.words import box_name
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class RowView(ViewModel):
 
 @dataclass(frozen=True)
 class BoxView(ViewModel):
-    category: Category
+    category: Box
     value: int | None  # filled value
     option: int | None  # points if scored now (active seat only)
     forbidden: str | None = None  # why not, when the box is open but unavailable
@@ -101,14 +102,42 @@ class Columns(tuple[ColumnView, ...]):
 
 
 @dataclass(frozen=True)
+class Bonuses(ViewModel):
+    """The bonuses a rule set's card has, as its definition gives them: the upper bonus
+    and the subtotal that earns it (no row for it when there is none), and the bonus for
+    each extra five of a kind with that box's name (no row when it is 0)."""
+
+    upper_bonus: int
+    upper_threshold: int | None
+    extra_bonus: int
+    five_of_a_kind: str  # the five-of-a-kind box's name, in the render's language
+
+    @property
+    def has_upper_bonus(self) -> bool:
+        return bool(self.upper_bonus and self.upper_threshold)
+
+
+def bonuses_of(rules: Rules) -> Bonuses:
+    definition = rules.definition
+    return Bonuses(
+        definition.upper_bonus,
+        definition.upper_bonus_threshold,
+        definition.extra_bonus,
+        box_name(definition.five_of_a_kind),
+    )
+
+
+@dataclass(frozen=True)
 class Card(ViewModel):
     """A scorecard as ``room.html#scorecard`` draws it: a column per seat, the upper and
-    the lower section's rows, and who the boxes the dice could fill are drawn for (the
-    player on turn, everyone else; neither where nothing can be scored)."""
+    the lower section's rows, its rule set's bonuses, and who the boxes the dice could
+    fill are drawn for (the player on turn, everyone else; neither where nothing can be
+    scored)."""
 
     columns: Columns
     upper_rows: Sequence[RowView]
     lower_rows: Sequence[RowView]
+    bonuses: Bonuses
     for_turn: bool = False
     for_others: bool = False
 
@@ -117,38 +146,44 @@ def column_of(
     position: int, name: str, card: Scorecard, *, is_current: bool = False, in_play: bool = True
 ) -> ColumnView:
     """One seat's column head and sums; while the game is ``in_play``, how far the upper
-    bonus still is, as long as it can be reached."""
+    bonus still is, as long as its rule set has one and it can be reached."""
+    threshold = card.rules.definition.upper_bonus_threshold
     return ColumnView(
         position,
         name,
         is_current,
         card.upper_subtotal,
         card.upper_bonus,
-        max(0, UPPER_BONUS_THRESHOLD - card.upper_subtotal),
+        max(0, threshold - card.upper_subtotal) if threshold else 0,
         card.yahtzee_bonus_count,
         card.total,
-        bonus_open=in_play and not card.upper_bonus and any(card[c] is None for c in UPPER),
+        bonus_open=bool(threshold)
+        and in_play
+        and not card.upper_bonus
+        and any(card[box] is None for box in card.rules.upper_boxes),
     )
 
 
-def rows_of(boxes: Sequence[Mapping[Category, BoxView]]) -> list[RowView]:
-    """The card's rows in printed order, each with every column's box (``boxes``: one
-    mapping per column)."""
+def rows_of(boxes: Sequence[Mapping[Box, BoxView]], rules: Rules) -> list[RowView]:
+    """The rows of a card of ``rules`` in printed order, each with every column's box
+    (``boxes``: one mapping per column)."""
     return [
-        RowView(c.value, label, tuple(column[c] for column in boxes), short)
-        for c, label, short in _row_labels(render_language.current())
+        RowView(box.value, label, tuple(column[box] for column in boxes), short)
+        for box, label, short in _row_labels(render_language.current(), rules.ruleset)
     ]
 
 
-@caches.memoize("scorecard row labels by language", maxsize=8)
-def _row_labels(language: str) -> tuple[tuple[Category, str, str], ...]:
-    """Each box with its name and its short name, in ``language`` (the one active)."""
-    return tuple((c, str(c.label), str(SHORT_LABELS[c])) for c in CATEGORIES)
+@caches.memoize("scorecard row labels by language and rule set", maxsize=16)
+def _row_labels(language: str, ruleset: str) -> tuple[tuple[Box, str, str], ...]:
+    """Each box of ``ruleset`` with its name and its short name, in ``language`` (the one
+    active)."""
+    boxes = Rules(ruleset=ruleset).boxes
+    return tuple((box, box_name(box), str(SHORT_LABELS.get(box.label, box.label))) for box in boxes)
 
 
-def filled_boxes(card: Scorecard) -> Mapping[Category, BoxView]:
+def filled_boxes(card: Scorecard) -> Mapping[Box, BoxView]:
     """A card's boxes as they stand, with nothing to score in them now."""
-    return MappingProxyType({c: BoxView(c, card[c], None) for c in CATEGORIES})
+    return MappingProxyType({box: BoxView(box, card[box], None) for box in card.rules.boxes})
 
 
 def card_of(
@@ -161,10 +196,11 @@ def card_of(
     """The card of a page where nothing can be scored (a replay's moment, a practice
     position): one column per scorecard, headed by its name; ``current`` marks the
     column of the seat that moved."""
-    rows = rows_of([filled_boxes(card) for card in cards])
+    rules = cards[0].rules if cards else Rules()
+    rows = rows_of([filled_boxes(card) for card in cards], rules)
     columns = Columns(
         column_of(position, name, card, is_current=position == current, in_play=in_play)
         for position, (card, name) in enumerate(zip(cards, names, strict=True))
     )
-    upper = len(UPPER)
-    return Card(columns, tuple(rows[:upper]), tuple(rows[upper:]))
+    upper = len(rules.upper_boxes)
+    return Card(columns, tuple(rows[:upper]), tuple(rows[upper:]), bonuses_of(rules))

@@ -8,10 +8,9 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import MAX_SEATS
-from games.models import BotLevel, Pace, RetiredUsername
-from games.rules import Category
+from games.models import BotLevel, Pace, RetiredUsername, Ruleset
+from games.rules import RULESETS, Rules
 from games.services.lobby import NO_COACH_IN_RATED
-from games.words import BOX_NAMES
 
 
 def _players_label(count: int) -> str:
@@ -22,7 +21,27 @@ def _players_label(count: int) -> str:
 players_label = lazy(_players_label, str)
 
 
+class RulesetSelect(forms.Select):
+    """The rule set menu; each option says whether its rule set has the upper-section-first
+    option (``data-upper-first``), read from the rule set's definition, so the page can
+    hide the option where it does not apply."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        has = option["value"] in RULESETS and RULESETS[option["value"]].has_upper_first
+        option["attrs"]["data-upper-first"] = "true" if has else "false"
+        return option
+
+
 class GameCreateForm(forms.Form):
+    ruleset = forms.ChoiceField(
+        label=_("Rule set"),
+        choices=Ruleset.choices,
+        initial=Ruleset.YAHTZEE,
+        required=False,
+        widget=RulesetSelect(attrs={"aria-describedby": "ruleset-help"}),
+        error_messages={"invalid_choice": gettext_lazy("Choose Yahtzee, Yatzy or Yacht.")},
+    )
     seats = forms.TypedChoiceField(
         label=_("Players"),
         choices=[(n, _("Solo") if n == 1 else players_label(n)) for n in range(1, MAX_SEATS + 1)],
@@ -78,10 +97,23 @@ class GameCreateForm(forms.Form):
         """Hints or feedback and a rated table are exclusive (the page greys them out;
         this is the answer without its script). One seat is casual whatever is asked."""
         data = super().clean() or {}
+        data["ruleset"] = data.get("ruleset") or Ruleset.YAHTZEE
+        if data.get("upper_first") and not RULESETS[data["ruleset"]].has_upper_first:
+            raise forms.ValidationError(
+                gettext("Upper section first is an option of Yahtzee only: untick it.")
+            )
         asks_coach = data.get("coach_hints") == "on" or data.get("feedback")
         if data.get("rated") and data.get("seats", 2) != 1 and asks_coach:
             raise forms.ValidationError(gettext(NO_COACH_IN_RATED))
         return data
+
+    rulesets = tuple(Ruleset)  # each with its name and its rules page, for the form's links
+
+    def rules(self) -> Rules:
+        """The rules the table is opened with."""
+        return Rules(
+            upper_first=self.cleaned_data["upper_first"], ruleset=self.cleaned_data["ruleset"]
+        )
 
     def hints_setting(self) -> bool | None:
         """None (decide at the start), True or False; a form without the field means auto."""
@@ -143,15 +175,19 @@ class KeepForm(VersionForm):
 
 class ScoreForm(VersionForm):
     category = forms.ChoiceField(
-        choices=[(c.value, BOX_NAMES[c]) for c in Category],
+        # Every rule set's box ids: the game's own rule set decides which it has (the
+        # service refuses a box of another rule set with a sentence).
+        choices=[
+            (box, box) for box in dict.fromkeys(b.value for r in RULESETS.values() for b in r.boxes)
+        ],
         error_messages={
             "required": _("Choose a box on the scorecard to score."),
             "invalid_choice": _("There is no such box on the scorecard."),
         },
     )
 
-    def category_value(self) -> Category:
-        return Category(self.cleaned_data["category"])
+    def category_value(self) -> str:
+        return str(self.cleaned_data["category"])
 
 
 class AddBotForm(VersionForm):

@@ -5,13 +5,13 @@ no game or player could have. Thin, like every view: a selector reads, a templat
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET
 
 from games import selectors
-from games.models import Player
+from games.models import Player, Ruleset
 from games.views.common import HtmxHttpRequest, game_or_404
 
 
@@ -65,14 +65,59 @@ def game_series(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/series.html", {"s": series})
 
 
+def no_such_ruleset(request: HttpRequest, page: str) -> HttpResponse:
+    """The 400 of a ``?ruleset=`` that names no rule set, with a link to the page's
+    default (Yahtzee)."""
+    message = gettext("There is no such rule set: choose Yahtzee, Yatzy or Yacht.")
+    return render(request, "400.html", {"message": message, "first": page}, status=400)
+
+
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The leaderboard of one rule set (``?ruleset=``, Yahtzee when absent): ratings are
+    kept per rule set."""
+    ruleset = Ruleset.from_query(request.GET.get("ruleset"))
+    if ruleset is None:
+        return no_such_ruleset(request, reverse("leaderboard"))
     context = {
-        "rows": selectors.leaderboard(),
+        "rows": selectors.leaderboard(ruleset=ruleset),
         "bots": selectors.bot_ratings(),
         "min_games": selectors.MIN_RATED_GAMES,
+        "ruleset": ruleset,
+        "rulesets": list(Ruleset),
     }
     return render(request, "games/leaderboard.html", context)
+
+
+RULES_LANGUAGES = ("en", "te", "uz")  # each rules page is written whole in each of them
+
+
+def rules_page(request: HttpRequest, ruleset: Ruleset) -> HttpResponse:
+    """How to play ``ruleset``, written whole in the reader's language."""
+    language = get_language() if get_language() in RULES_LANGUAGES else "en"
+    folder = "" if ruleset == Ruleset.YAHTZEE else f"{ruleset.value}/"
+    context = {
+        "ruleset": ruleset,
+        "rulesets": list(Ruleset),
+        "page": f"rules/{folder}{language}.html",
+    }
+    return render(request, "rules.html", context)
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """Yahtzee's rules, at ``/rules/`` as before there were rule sets."""
+    return rules_page(request, Ruleset.YAHTZEE)
+
+
+@require_GET
+def rules_of(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """Another rule set's rules, at ``/rules/<ruleset>/``."""
+    if ruleset not in Ruleset.values:
+        raise Http404(gettext("There are no rules by that name: see Yahtzee, Yatzy or Yacht."))
+    if ruleset == Ruleset.YAHTZEE:
+        return redirect("rules", permanent=True)
+    return rules_page(request, Ruleset(ruleset))
 
 
 def no_such_game(request: HttpRequest) -> HttpResponse:
@@ -88,7 +133,11 @@ def no_such_player(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
-    """A player's figures and charts, and one page of their games (``?page=N``, 1 the newest)."""
+    """A player's figures and charts, and one page of their games (``?page=N``, 1 the newest);
+    the rating shown is that of ``?ruleset=`` (Yahtzee when absent)."""
+    ruleset = Ruleset.from_query(request.GET.get("ruleset"))
+    if ruleset is None:
+        return no_such_ruleset(request, reverse("history", args=[username]))
     raw = request.GET.get("page", "1")
     page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 0
     if page < 1:
@@ -96,7 +145,7 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
         first = reverse("history", args=[username])
         return render(request, "400.html", {"message": message, "first": first}, status=400)
     try:
-        data = selectors.user_history(username, page=page)
+        data = selectors.user_history(username, page=page, ruleset=ruleset)
     except selectors.NoSuchPage as error:
         raise Http404(
             ngettext(

@@ -21,7 +21,6 @@ from games import selectors, services
 from games.clock import clock
 from games.live import rendering
 from games.models import Player
-from games.rules import Rules
 from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
 from games.views.common import (
@@ -70,7 +69,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             game = services.game_create(
                 player=player,
                 seat_count=form.cleaned_data["seats"],
-                rules=Rules(upper_first=form.cleaned_data["upper_first"]),
+                rules=form.rules(),
                 is_public=form.cleaned_data["is_public"],
                 coach_hints=form.hints_setting(),
                 client_seed=form.cleaned_data["client_seed"],

@@ -25,3 +25,19 @@ if (form) {
   for (const field of [rated, seats]) field?.addEventListener("change", exclusive);
   exclusive();
 }
+
+// The upper-section-first option belongs to some rule sets only (each option of the rule
+// set menu says so in data-upper-first): elsewhere it is hidden and unticked.
+if (form) {
+  const ruleset = form.querySelector("[name=ruleset]");
+  const upperFirst = form.querySelector("[data-upper-first-option]");
+  const showUpperFirst = () => {
+    const chosen = ruleset?.selectedOptions[0];
+    const applies = !chosen || chosen.dataset.upperFirst === "true";
+    if (!upperFirst) return;
+    upperFirst.hidden = !applies;
+    if (!applies) upperFirst.querySelector("input").checked = false;
+  };
+  ruleset?.addEventListener("change", showUpperFirst);
+  showUpperFirst();
+}

@@ -279,7 +279,12 @@ def test_the_data_holds_the_account_its_rating_and_every_game_with_its_own_moves
     }
     seat = Seat.objects.get(game=game, user=alice)
     assert data["rating_history"] == [
-        {"game": game.code, "at": game.finished_at.isoformat(), "rating": seat.rating_after}
+        {
+            "game": game.code,
+            "at": game.finished_at.isoformat(),
+            "rating": seat.rating_after,
+            "ruleset": "yahtzee",
+        }
     ]
     [played] = data["games"]
     assert played["code"] == game.code and played["status"] == "finished"

@@ -82,7 +82,7 @@ def test_state_json_of_a_lobby(client, make_game, alice):
 
     assert state["code"] == game.code
     assert (state["status"], state["version"], state["seat_count"]) == ("lobby", 1, 3)
-    assert state["rules"] == {"upper_first": True}
+    assert state["rules"] == {"upper_first": True, "ruleset": "yahtzee"}
     assert (state["round"], state["current_seat"], state["dice"]) == (None, None, None)
     assert [(s["position"], s["name"], s["guest"]) for s in state["seats"]] == [(0, "alice", False)]
 
