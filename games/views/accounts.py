@@ -69,7 +69,9 @@ def account(request: HtmxHttpRequest) -> HttpResponse:
         status = 400
     else:
         form = EmailForm(initial={"email": request.user.email})
-    return render(request, "registration/account.html", {"form": form}, status=status)
+    social = selectors.social_settings(request.user.pk)  # who may reach you
+    context = {"form": form, "social": social}
+    return render(request, "registration/account.html", context, status=status)
 
 
 # -- what an account owns ---------------------------------------------------------------------
