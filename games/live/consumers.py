@@ -174,9 +174,9 @@ class GameConsumer(AccountNotices, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
-        await self.push_full(snapshot)  # and so records the page's presence
         # A signed-in account's notices come on this socket too, not on a second one.
         await self.open_account_notices(self.language)
+        await self.push_full(snapshot)  # and so records the page's presence
 
     def said(self, sentence: StrOrPromise) -> str:
         """``sentence`` in this socket's language."""

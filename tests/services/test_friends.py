@@ -204,7 +204,9 @@ def test_a_block_withdraws_open_invitations(make_game, ann, alice, bob):
     assert not Invitation.objects.exists() and kinds(bob) == []
 
 
-def test_only_a_seated_account_invites_and_only_in_the_lobby(make_game, ann, ben, alice, bob, carol):
+def test_only_a_seated_account_invites_and_only_in_the_lobby(
+    make_game, ann, ben, alice, bob, carol
+):
     befriend(alice, carol)
     befriend(bob, carol)
     game = make_game(ann, seats=3)
@@ -275,8 +277,6 @@ def test_no_your_turn_for_guests_or_computer_players(make_game, ann, take_turn):
 def test_each_seated_account_gets_the_result(make_game, ann, ben, alice, bob, play_out):
     game = make_game(ann, ben, start=True, starter=0)
     play_out(game, [ann, ben], lambda seat, turn: "66666" if seat == 0 else "12345")
-    results = {
-        item.user_id: item.details for item in InboxItem.objects.filter(kind="game_over")
-    }
+    results = {item.user_id: item.details for item in InboxItem.objects.filter(kind="game_over")}
     assert results[alice.pk]["place"] == 1 and results[bob.pk]["place"] == 2
     assert results[alice.pk]["players"] == 2 and results[alice.pk]["score"] > 0

@@ -98,8 +98,9 @@ def test_a_status_is_shown_to_friends_only_and_a_block_hides_it(
 
 
 def test_at_a_table_links_a_public_table_only(alice_client, alice, bob, make_game):
-    from games.models import Connection, LiveServer
     from django.utils import timezone
+
+    from games.models import Connection, LiveServer
 
     befriend(alice, bob)
     bob_player = services.Player(name="bob", user_id=bob.pk)
