@@ -52,7 +52,7 @@ def test_a_request_then_an_acceptance_makes_friends_both_ways(alice, bob):
 
 def test_requesting_someone_who_already_asked_you_makes_you_friends(alice, bob):
     services.friend_request(user_id=bob.pk, username="alice")
-    them, at_once = services.friend_request(user_id=alice.pk, username="bob")
+    _them, at_once = services.friend_request(user_id=alice.pk, username="bob")
     assert at_once
     assert Friendship.objects.count() == 2 and not FriendRequest.objects.exists()
 
