@@ -14,7 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from games import limits, selectors, services
@@ -22,7 +22,7 @@ from games.services import GameError
 from games.services.friends import Person
 from games.views.common import HtmxHttpRequest, status_of
 
-SIGN_IN = "Sign in to have friends."
+SIGN_IN = gettext_noop("Sign in to have friends.")  # translated where it is shown
 
 
 def _back(request: HtmxHttpRequest) -> HttpResponse:
