@@ -24,11 +24,15 @@ let delay = 1000;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}/ws/site/`);
-  socket.addEventListener("open", function () { delay = 1000; });
+  socket.addEventListener("open", function () {
+    delay = 1000;
+    window.__siteSocketOpen = true;  // for the browser tests: the notices can come now
+  });
   socket.addEventListener("message", function (event) {
     if (typeof event.data === "string") swapIn(event.data);
   });
   socket.addEventListener("close", function (event) {
+    window.__siteSocketOpen = false;
     // 4403: signed out; 4429: too many pages. Otherwise come back, more slowly each time.
     if (event.code === 4403 || event.code === 4429) return;
     setTimeout(connect, delay + Math.random() * 1000);
