@@ -30,7 +30,7 @@ The rates are settings, each read from the environment variable of the same name
   a client without one), far more than the fastest player sends;
 - ``LIMIT_FRIEND_REQUESTS`` (``20/h``): friend requests sent, per account, whether or not
   they were refused; ``LIMIT_INVITATIONS`` (``30/h``): invitations to tables, per account
-  (each name on the new table's form counts), refused or not.
+  (each name on the new table's form counts), refused or not (:mod:`games.account_limits`).
 
 The client's address is ``REMOTE_ADDR``, or, behind ``TRUSTED_PROXY_COUNT`` proxies that
 each append to ``X-Forwarded-For``, the address the outermost of them saw; IPv6 addresses
@@ -161,17 +161,6 @@ PASSWORD_RESETS_PER_EMAIL = Limit("password-resets-per-email", "LIMIT_PASSWORD_R
 TABLES_PER_SESSION = Limit("tables-per-session", "LIMIT_TABLES_PER_SESSION")
 TABLES_PER_IP = Limit("tables-per-ip", "LIMIT_TABLES_PER_IP")
 POSTS_PER_SESSION = Limit("posts-per-session", "LIMIT_POSTS_PER_SESSION")
-FRIEND_REQUESTS = Limit("friend-requests", "LIMIT_FRIEND_REQUESTS")
-INVITATIONS = Limit("invitations", "LIMIT_INVITATIONS")
-
-
-def account_wait(limit: Limit, request: HttpRequest, count: int = 1) -> int | None:
-    """Count ``count`` more of ``limit`` for the signed-in account behind ``request``: the
-    seconds to wait if that is over the limit (not for ``LIMITS_EXEMPT_IPS``)."""
-    if is_exempt(request):
-        return None
-    value = f"account:{request.user.pk}"
-    return _longest([limit.hit(request, value) for _ in range(max(count, 1))])
 
 
 # -- who the client is ------------------------------------------------------------------------

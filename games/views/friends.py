@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from games import limits, selectors, services
+from games import account_limits, limits, selectors, services
 from games.services import GameError
 from games.services.friends import Person
 from games.views.common import HtmxHttpRequest, status_of
@@ -52,16 +52,12 @@ def friends_page(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _action(
-    service: Callable[..., Person], said: Callable[[Person], str], limit: limits.Limit | None = None
+    service: Callable[..., Person], said: Callable[[Person], str]
 ) -> Callable[[HtmxHttpRequest], HttpResponse]:
     @require_POST
     def view(request: HtmxHttpRequest) -> HttpResponse:
         if not request.user.is_authenticated:
             return _signed_out(request)
-        if limit is not None:
-            wait = limits.account_wait(limit, request)
-            if wait:
-                return limits.too_many_requests(request, wait)
         try:
             person = service(user_id=request.user.pk, username=request.POST.get("username", ""))
         except GameError as error:
@@ -76,7 +72,7 @@ def _requested(request: HtmxHttpRequest) -> HttpResponse:
     """``friend_request`` answers (them, friends now?)."""
     if not request.user.is_authenticated:
         return _signed_out(request)
-    wait = limits.account_wait(limits.FRIEND_REQUESTS, request)
+    wait = account_limits.account_wait(account_limits.FRIEND_REQUESTS, request)
     if wait:
         return limits.too_many_requests(request, wait)
     try:

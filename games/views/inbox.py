@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
-from games import limits, selectors, services
+from games import account_limits, limits, selectors, services
 from games.services import GameError
 from games.services.inbox import check_id
 from games.views.common import HtmxHttpRequest, game_or_404, player_for, status_of
@@ -95,7 +95,7 @@ def game_invite(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.user.is_authenticated:
         text = gettext("Sign in to invite people to a table.")
         return _invite_answer(request, code, text, 403)
-    wait = limits.account_wait(limits.INVITATIONS, request)
+    wait = account_limits.account_wait(account_limits.INVITATIONS, request)
     if wait:
         return limits.too_many_requests(request, wait)
     try:
@@ -128,7 +128,7 @@ def inviting(view: Any) -> Any:
                 messages.error(request, gettext("Sign in to invite people to a table."))
             return response
         code = match.kwargs["code"]
-        wait = limits.account_wait(limits.INVITATIONS, request, count=len(names))
+        wait = account_limits.account_wait(account_limits.INVITATIONS, request, count=len(names))
         if wait:
             messages.error(request, limits.retry_sentence(wait))
             return response

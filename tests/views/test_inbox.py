@@ -137,3 +137,43 @@ def test_the_result_and_your_turn_entries_read_well(bob_client, alice, bob, make
     items = bob_client.get("/inbox.json").json()["items"]
     assert items[0]["text"] == f"It is your turn at table {game.code}."
     assert items[0]["kind"] == "your_turn" and items[0]["game"] == game.code
+
+
+def test_invitations_are_rate_limited(settings, monkeypatch, alice, make_user, make_game):
+    import time
+    import types
+
+    import django_ratelimit.core
+    from django.core.cache import cache
+    from django.test import Client
+
+    from tests.conftest import PASSWORD
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+    cache.clear()
+    settings.LIMIT_INVITATIONS = "2/h"
+    browser = Client(REMOTE_ADDR="203.0.113.10")
+    assert browser.login(username="alice", password=PASSWORD)
+    game = make_game(services.Player(name="alice", user_id=alice.pk), seats=4)
+    for name in ("p1", "p2", "p3"):
+        user = make_user(name)
+        services.social_settings_set(
+            user_id=user.pk, friend_requests_from="everyone", invitations_from="everyone"
+        )
+    assert browser.post(f"/g/{game.code}/invite/", {"username": "p1"}).status_code == 302
+    assert browser.post(f"/g/{game.code}/invite/", {"username": "nobody"}).status_code == 404
+    response = browser.post(f"/g/{game.code}/invite/", {"username": "p3"})
+    assert response.status_code == 429 and response["Retry-After"]
+    assert list(Invitation.objects.values_list("receiver__username", flat=True)) == ["p1"]
+    cache.clear()
+
+
+def test_an_htmx_invitation_from_the_lobby_answers_in_the_message_area(
+    alice_client, alice, bob, make_game
+):
+    befriend(alice, bob)
+    game = make_game(alice_client, seats=2)
+    response = alice_client.post(f"/g/{game.code}/invite/", {"username": "bob"}, headers=HTMX)
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert 'id="flash"' in text(response) and "bob is invited to this table." in text(response)
