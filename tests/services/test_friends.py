@@ -280,3 +280,19 @@ def test_each_seated_account_gets_the_result(make_game, ann, ben, alice, bob, pl
     results = {item.user_id: item.details for item in InboxItem.objects.filter(kind="game_over")}
     assert results[alice.pk]["place"] == 1 and results[bob.pk]["place"] == 2
     assert results[alice.pk]["players"] == 2 and results[alice.pk]["score"] > 0
+
+
+def test_a_closed_table_ends_its_invitations_and_the_entry_says_so(make_game, ann, alice, bob):
+    from games.selectors import inbox_entries
+    from games.services.absence import abandon
+
+    befriend(alice, bob)
+    game = make_game(ann, seats=2)
+    services.invitation_send(code=game.code, player=ann, username="bob")
+    assert inbox_entries(bob.pk)[0].joinable
+    abandon(game, list(game.seats.all()))
+    invitation = Invitation.objects.get()
+    assert invitation.ending == "closed" and invitation.ended_at is not None
+    entry = inbox_entries(bob.pk)[0]
+    assert not entry.joinable
+    assert entry.text == f"alice invited you to table {game.code}; that table was closed."
