@@ -12,6 +12,7 @@ from .people import (
     code_of,
     open_table,
     play_turn,
+    save_screenshot,
     sign_up,
     start_game,
     take_seat,
@@ -44,6 +45,7 @@ def test_friends_invite_each_other_live_and_play(person, server):
     ben.get_by_role("button", name="Accept").click()
     expect(ben.get_by_text(f"You and {ann_name} are friends now.")).to_be_visible()
     expect(ben.locator(".people-list")).to_contain_text(ann_name)
+    save_screenshot(ben, "friends")
 
     # Ben stays on his friends page. Ann opens a table and invites him from its lobby.
     ben.wait_for_function("() => window.__siteSocketOpen === true")
@@ -57,6 +59,7 @@ def test_friends_invite_each_other_live_and_play(person, server):
     notice = ben.locator(f'.site-notice[data-game="{code}"]')
     expect(notice).to_contain_text(f"{ann_name} invites you to table {code}.")
     expect(ben.locator("#inbox-badge .badge")).to_contain_text("1")
+    save_screenshot(ben, "invitation-notice", full_page=False)
     notice.get_by_role("link", name="Join").click()
     take_seat(ben, link)
 
@@ -72,3 +75,5 @@ def test_friends_invite_each_other_live_and_play(person, server):
     inbox = ben.request.get("/inbox.json").json()
     texts = [item["text"] for item in inbox["items"]]
     assert f"{ann_name} invited you to table {code}; that game has started." in texts
+    ben.goto("/inbox/")
+    save_screenshot(ben, "inbox")
