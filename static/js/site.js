@@ -40,4 +40,12 @@ function connect() {
   });
 }
 
+// A notice's Dismiss button takes the notice off the page (on a table page too, where
+// the table's socket brings it); the invitation stays in the inbox. Notices only ever
+// arrive over a socket, so this script is always there to hear the click.
+document.addEventListener("click", function (event) {
+  const button = event.target.closest?.("[data-dismiss-notice]");
+  if (button) button.closest(".site-notice")?.remove();
+});
+
 if (!document.querySelector("[ws-connect^='/ws/g/']")) connect();

@@ -59,8 +59,15 @@ def test_friends_invite_each_other_live_and_play(person, server):
     notice = ben.locator(f'.site-notice[data-game="{code}"]')
     expect(notice).to_contain_text(f"{ann_name} invites you to table {code}.")
     expect(ben.locator("#inbox-badge .badge")).to_contain_text("1")
+    expect(notice.get_by_role("link", name="Join")).to_have_attribute("href", f"/g/{code}/")
     save_screenshot(ben, "invitation-notice", full_page=False)
-    notice.get_by_role("link", name="Join").click()
+    # Dismissed from the page, the invitation stays in the inbox, with its Join button.
+    notice.get_by_role("button", name="Dismiss").click()
+    expect(notice).to_have_count(0)
+    ben.locator("#inbox-badge").click()
+    entry = ben.locator(".inbox-list li.invitation")
+    expect(entry).to_contain_text(f"{ann_name} invites you to table {code}.")
+    entry.get_by_role("link", name="Join").click()
     take_seat(ben, link)
 
     # Ann starts; the invitation has ended; each plays a turn.
