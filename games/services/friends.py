@@ -9,6 +9,7 @@ refusals are sentences for the person and change nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -30,6 +31,10 @@ from games.services.errors import GameError, GameNotFound, NotAllowed, StaleActi
 from games.services.inbox import InboxNotice, inbox_add, inbox_remove, tell
 
 
+# What Django's username validator allows (as games/converters.py has it for links).
+USERNAME = re.compile(r"[\w.@+-]{1,150}")
+
+
 class PersonNotFound(GameNotFound):
     """No account has that username."""
 
@@ -46,6 +51,8 @@ def person_named(username: object) -> Person:
     name = " ".join(str(username or "").split())
     if not name or len(name) > 150:
         raise GameError(gettext("Type the username of a player."))
+    if not USERNAME.fullmatch(name):  # no account could have it (a NUL byte, a space…)
+        raise PersonNotFound(gettext("There is no player named %(name)s.") % {"name": name})
     users = get_user_model().objects.filter(is_active=True)
     row = users.filter(username=name).values_list("id", "username").first()
     if row is None:

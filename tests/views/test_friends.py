@@ -167,3 +167,10 @@ def test_friend_requests_are_rate_limited(settings, monkeypatch, alice, make_use
     assert response.status_code == 429 and "Too many requests" in text(response)
     assert FriendRequest.objects.count() == 3
     cache.clear()
+
+
+@pytest.mark.parametrize("name", ["bob\x00", "b" * 151, "bob smith!", "<script>"])
+def test_names_no_account_could_have_are_refused_without_a_query_error(alice_client, bob, name):
+    response = alice_client.post("/friends/request/", {"username": name})
+    assert response.status_code in (400, 404)
+    assert rows() == (0, 0, 0)

@@ -177,3 +177,8 @@ def test_an_htmx_invitation_from_the_lobby_answers_in_the_message_area(
     response = alice_client.post(f"/g/{game.code}/invite/", {"username": "bob"}, headers=HTMX)
     assert response.status_code == 200 and response["HX-Reswap"] == "none"
     assert 'id="flash"' in text(response) and "bob is invited to this table." in text(response)
+
+
+@pytest.mark.parametrize("raw", ["99999999999999999999", "-1", "1.5", "１２"])
+def test_dismiss_with_ids_no_entry_could_have_is_a_400(bob_client, raw):
+    assert bob_client.post("/inbox/dismiss/", {"id": raw}).status_code == 400
