@@ -30,7 +30,6 @@ from games.models import (
 from games.services.errors import GameError, GameNotFound, NotAllowed, StaleAction
 from games.services.inbox import InboxNotice, inbox_add, inbox_remove, tell
 
-
 # What Django's username validator allows (as games/converters.py has it for links).
 USERNAME = re.compile(r"[\w.@+-]{1,150}")
 
