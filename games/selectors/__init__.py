@@ -46,6 +46,7 @@ from games.selectors.social import (
     open_lobbies_of,
     person_box,
     relation,
+    social_data,
     social_settings,
     user_id_named,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "score_chart",
     "series_view",
     "snapshot_view",
+    "social_data",
     "social_settings",
     "state_json",
     "user_history",

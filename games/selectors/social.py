@@ -14,6 +14,7 @@ from games.models import (
     Friendship,
     Game,
     InboxItem,
+    Invitation,
     InvitationsFrom,
     LastSeen,
     Seat,
@@ -209,3 +210,59 @@ def open_lobbies_of(user_id: int) -> list[str]:
         .order_by("-created_at")
         .values_list("code", flat=True)[:10]
     )
+
+
+def social_data(user_id: int) -> dict[str, object]:
+    """What the site keeps about an account's people, as plain JSON values (for "Download
+    your data"): its settings, friends, requests both ways, blocks, invitations both ways
+    and inbox."""
+
+    def moment(value: object) -> str | None:
+        return value.isoformat() if value is not None else None  # type: ignore[attr-defined]
+
+    requests_from, invitations_from = (
+        SocialSettings.objects.filter(user_id=user_id)
+        .values_list("friend_requests_from", "invitations_from")
+        .first()
+    ) or (FriendRequestsFrom.EVERYONE.value, InvitationsFrom.FRIENDS.value)
+    invitations = Invitation.objects.filter(Q(sender_id=user_id) | Q(receiver_id=user_id))
+    return {
+        "settings": {"friend_requests_from": requests_from, "invitations_from": invitations_from},
+        "friends": [
+            {"username": name, "since": moment(since)}
+            for name, since in Friendship.objects.filter(user_id=user_id)
+            .order_by("since")
+            .values_list("friend__username", "since")
+        ],
+        "friend_requests_sent": list(
+            FriendRequest.objects.filter(sender_id=user_id).values_list(
+                "receiver__username", flat=True
+            )
+        ),
+        "friend_requests_received": list(
+            FriendRequest.objects.filter(receiver_id=user_id).values_list(
+                "sender__username", flat=True
+            )
+        ),
+        "blocked": list(
+            Block.objects.filter(blocker_id=user_id).values_list("blocked__username", flat=True)
+        ),
+        "invitations": [
+            {
+                "game": code,
+                "from": sender,
+                "to": receiver,
+                "at": moment(at),
+                "ended": ending or None,
+            }
+            for code, sender, receiver, at, ending in invitations.order_by(
+                "created_at"
+            ).values_list(
+                "game__code", "sender__username", "receiver__username", "created_at", "ending"
+            )
+        ],
+        "inbox": [
+            {**entry.as_json(), "details": entry.details}
+            for entry in inbox_entries(user_id, limit=10_000)
+        ],
+    }

@@ -174,3 +174,18 @@ def test_names_no_account_could_have_are_refused_without_a_query_error(alice_cli
     response = alice_client.post("/friends/request/", {"username": name})
     assert response.status_code in (400, 404)
     assert rows() == (0, 0, 0)
+
+
+def test_the_accounts_data_has_its_people(alice_client, alice, bob, carol, make_game):
+    befriend(alice, bob)
+    services.user_block(user_id=alice.pk, username="carol")
+    game = make_game(services.Player(name="alice", user_id=alice.pk), seats=2)
+    services.invitation_send(
+        code=game.code, player=services.Player(name="alice", user_id=alice.pk), username="bob"
+    )
+    people = alice_client.get("/accounts/data.json").json()["people"]
+    assert people["settings"] == {"friend_requests_from": "everyone", "invitations_from": "friends"}
+    assert [f["username"] for f in people["friends"]] == ["bob"]
+    assert people["blocked"] == ["carol"]
+    assert people["invitations"][0]["game"] == game.code and people["invitations"][0]["to"] == "bob"
+    assert [entry["kind"] for entry in people["inbox"]] == ["friend_accepted"]
