@@ -27,7 +27,10 @@ The rates are settings, each read from the environment variable of the same name
   an e-mail in someone's inbox: the count protects the inbox);
 - ``LIMIT_TABLES_PER_SESSION`` (``5/m``), ``LIMIT_TABLES_PER_IP`` (``10/m``): tables opened;
 - ``LIMIT_POSTS_PER_SESSION`` (``300/m``): POSTs of any kind per session (per address for
-  a client without one), far more than the fastest player sends.
+  a client without one), far more than the fastest player sends;
+- ``LIMIT_FRIEND_REQUESTS`` (``20/h``): friend requests sent, per account, whether or not
+  they were refused; ``LIMIT_INVITATIONS`` (``30/h``): invitations to tables, per account
+  (each name on the new table's form counts), refused or not (:mod:`games.account_limits`).
 
 The client's address is ``REMOTE_ADDR``, or, behind ``TRUSTED_PROXY_COUNT`` proxies that
 each append to ``X-Forwarded-For``, the address the outermost of them saw; IPv6 addresses

@@ -9,14 +9,14 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, pages, table
+from games.views import accounts, friends, inbox, pages, table
 from games.views.practice import practice_page
 
 converters.register()
 
 urlpatterns = [
     path("", table.home, name="home"),
-    path("games/new/", limit_table_creation(table.game_create), name="game_create"),
+    path("games/new/", limit_table_creation(inbox.inviting(table.game_create)), name="game_create"),
     path("practice/", practice_page, name="practice"),
     path("g/<game_code:code>/", table.game_detail, name="game"),
     path("g/<game_code:code>/state.json", table.game_state, name="game_state"),
@@ -36,6 +36,19 @@ urlpatterns = [
     path("g/<game_code:code>/keep/", table.turn_keep, name="turn_keep"),
     path("g/<game_code:code>/score/", table.turn_score, name="turn_score"),
     path("g/<game_code:code>/rematch/", table.game_rematch, name="game_rematch"),
+    path("g/<game_code:code>/invite/", inbox.game_invite, name="game_invite"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/request/", friends.friend_request, name="friend_request"),
+    path("friends/accept/", friends.friend_accept, name="friend_accept"),
+    path("friends/decline/", friends.friend_decline, name="friend_decline"),
+    path("friends/cancel/", friends.friend_cancel, name="friend_cancel"),
+    path("friends/remove/", friends.friend_remove, name="friend_remove"),
+    path("friends/block/", friends.user_block, name="user_block"),
+    path("friends/unblock/", friends.user_unblock, name="user_unblock"),
+    path("friends/settings/", friends.social_settings, name="social_settings"),
+    path("inbox/", inbox.inbox_page, name="inbox"),
+    path("inbox.json", inbox.inbox_json, name="inbox_json"),
+    path("inbox/dismiss/", inbox.inbox_dismiss, name="inbox_dismiss"),
     path("u/<username:username>/", pages.history, name="history"),
     path("leaderboard/", pages.leaderboard, name="leaderboard"),
     path("accounts/signup/", limit_failed_signups(accounts.signup), name="signup"),

@@ -100,6 +100,12 @@ def a_whole_game(alice, make_user) -> None:
         version=version_of(game),
         client_seed="lucky dice",
     )
+    # Invitations to the table (issue 28) change no seat.
+    ivy = make_user("ivy")
+    services.friend_request(user_id=alice.pk, username="ivy")
+    services.friend_accept(user_id=ivy.pk, username=alice.get_username())
+    call("invitation_send", code=code, player=ann, username="ivy")
+    call("invitations_send", code=code, player=ann, usernames=["ivy"])
     call("game_start", code=code, player=ann, version=version_of(game), rng=rolloff_won_by(0, 2))
     # Ann opens the table and closes it again: her seat's last_seen, which no snapshot carries.
     page = {"server_id": "this process", "code": code, "channel_name": "ann's page", "seat": 0}

@@ -115,6 +115,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.views.context.inbox_badge",
             ],
         },
     },
@@ -313,6 +314,9 @@ LIMIT_PASSWORD_RESETS_PER_EMAIL = env_rate("LIMIT_PASSWORD_RESETS_PER_EMAIL", "3
 LIMIT_TABLES_PER_SESSION = env_rate("LIMIT_TABLES_PER_SESSION", "5/m")
 LIMIT_TABLES_PER_IP = env_rate("LIMIT_TABLES_PER_IP", "10/m")
 LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
+# Friend requests and invitations to tables one account sends (games/limits.py).
+LIMIT_FRIEND_REQUESTS = env_rate("LIMIT_FRIEND_REQUESTS", "20/h")
+LIMIT_INVITATIONS = env_rate("LIMIT_INVITATIONS", "30/h")
 # How many proxies in front of the site append to X-Forwarded-For (nginx with
 # $proxy_add_x_forwarded_for: 1); 0 counts clients by REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))

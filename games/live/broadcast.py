@@ -54,6 +54,12 @@ def announce(snapshot: Snapshot) -> None:
         "boards": rendering.prerender(snapshot),
         "announcements": rendering.preannounce(snapshot),
     }
+    send_to_group(layer, group, message)
+
+
+def send_to_group(layer: BaseChannelLayer, group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` from the server's loop without waiting, in the order
+    of the calls; with no loop running, send it here and wait."""
     loop = _server_loop
     if loop is not None and loop.is_running() and not _running_on(loop):
         try:

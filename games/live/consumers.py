@@ -39,6 +39,7 @@ from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
 from games.live.presence_pushes import pushes
+from games.live.site import AccountNotices
 from games.models import Player
 from games.selectors import PresenceView
 from games.snapshots import Snapshot
@@ -99,7 +100,7 @@ def render_presence(presence: PresenceView) -> str:
     return render_to_string("games/room.html#presence", {"presence": presence})
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AccountNotices, AsyncWebsocketConsumer):
     admitted: list[socket_limits.Key] = []  # what the socket counts against (socket_limits)
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
@@ -124,6 +125,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             socket_limits.release(self.admitted)
             self.admitted = []
             await self.leave_room()
+            await self.close_account_notices()
 
     async def dispatch(self, message: dict) -> None:
         """Room messages go straight to their handler.
@@ -172,6 +174,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
+        # A signed-in account's notices come on this socket too, not on a second one.
+        await self.open_account_notices(self.language)
         await self.push_full(snapshot)  # and so records the page's presence
 
     def said(self, sentence: StrOrPromise) -> str:
@@ -182,6 +186,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self.gone = True
         await self.leave_room()
+        await self.close_account_notices()
 
     async def leave_room(self) -> None:
         """Out of the room's group, its presence row gone, the others told. Once only."""

@@ -8,7 +8,8 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.turn_clock`: when a turn began, when its clock runs out, the table's next due work;
 * :mod:`.absence`: away seats, the coach standing in, leaving mid-game, abandoned tables;
 * :mod:`.mail_marks`: which turn's e-mails of a daily game went;
-* :mod:`.presence`: open pages (bookkeeping, no version);
+* :mod:`.presence`: open pages (bookkeeping, no version); :mod:`.site_presence`: accounts'
+  open pages of the site;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.ratings`: ratings moved by a rated game's end (casual games move none);
 * :mod:`.leaving`: the pause from rated tables for an account that leaves them too often;
@@ -17,6 +18,9 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
   deleting an account;
 * :mod:`.dice_supply`: where the dice come from (each game's fair stream, or a test's);
+* :mod:`.friends`: friend requests, friends, blocks, who may reach an account;
+* :mod:`.invitations`: invitations to a table, ended when it starts or closes;
+* :mod:`.inbox`: an account's inbox (its entries, read and dismissed) and its live notices;
 * :mod:`.writes`: what they share (lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
@@ -37,6 +41,19 @@ from games.services.errors import (
     OutOfTime,
     StaleAction,
 )
+from games.services.friends import (
+    PersonNotFound,
+    friend_accept,
+    friend_cancel,
+    friend_decline,
+    friend_remove,
+    friend_request,
+    social_settings_set,
+    user_block,
+    user_unblock,
+)
+from games.services.inbox import InboxNotice, inbox_dismiss, inbox_mark_read, on_inbox_changed
+from games.services.invitations import invitation_send, invitations_send
 from games.services.lobby import (
     game_add_bot,
     game_create,
@@ -52,6 +69,7 @@ from games.services.player_names import MAX_NAME, clean_name
 from games.services.practice import practice_answer
 from games.services.presence import presence_close, presence_open, server_heartbeat
 from games.services.review import review_store
+from games.services.site_presence import site_presence_close, site_presence_open
 from games.services.turn_clock import reschedule, turn_expire
 from games.services.turns import turn_coach, turn_keep, turn_roll, turn_score
 from games.services.writes import on_game_changed
@@ -61,8 +79,10 @@ __all__ = [
     "STALE",
     "GameError",
     "GameNotFound",
+    "InboxNotice",
     "NotAllowed",
     "OutOfTime",
+    "PersonNotFound",
     "Player",
     "StaleAction",
     "account_delete",
@@ -70,6 +90,11 @@ __all__ = [
     "account_language_set",
     "clean_name",
     "coach_stands_in",
+    "friend_accept",
+    "friend_cancel",
+    "friend_decline",
+    "friend_remove",
+    "friend_request",
     "game_add_bot",
     "game_create",
     "game_join",
@@ -78,8 +103,13 @@ __all__ = [
     "game_remove_bot",
     "game_start",
     "guest_seats_claim",
+    "inbox_dismiss",
+    "inbox_mark_read",
+    "invitation_send",
+    "invitations_send",
     "mail_marked",
     "on_game_changed",
+    "on_inbox_changed",
     "practice_answer",
     "presence_close",
     "presence_open",
@@ -88,10 +118,15 @@ __all__ = [
     "seat_return",
     "seat_set_client_seed",
     "server_heartbeat",
+    "site_presence_close",
+    "site_presence_open",
+    "social_settings_set",
     "turn_coach",
     "turn_expire",
     "turn_keep",
     "turn_roll",
     "turn_score",
     "turn_takeover",
+    "user_block",
+    "user_unblock",
 ]

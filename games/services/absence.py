@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.clock import clock
-from games.models import Connection, Game, Move, Pace, Player, Seat
+from games.models import Connection, Game, Invitation, Move, Pace, Player, Seat
 from games.services.errors import GameError, NotAllowed
+from games.services.invitations import invitations_end
 from games.services.turn_clock import own_seat, playing_game, replan
 from games.services.writes import as_it_stands
 from games.snapshots import Snapshot
@@ -94,6 +95,7 @@ def abandon(game: Game, seats: list[Seat], *fields: str) -> Snapshot:
     """End the game as abandoned (the caller holds the lock; saved and announced here)."""
     game.status = Game.Status.ABANDONED
     game.finished_at = clock.now()
+    invitations_end(game, Invitation.Ending.CLOSED)
     return replan(game, seats, "status", "finished_at", *fields)
 
 

@@ -13,11 +13,12 @@ from games import dice as fair
 from games import engine
 from games.clock import clock
 from games.engine import DiceSource
-from games.models import BotLevel, Game, Move, Pace, Player, Seat
+from games.models import BotLevel, Game, Invitation, Move, Pace, Player, Seat
 from games.rules import Rules
 from games.services.absence import game_leave_playing
 from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
+from games.services.invitations import invitations_end
 from games.services.leaving import check_may_sit_rated, check_seats_may_play_rated
 from games.services.player_names import bot_names, check_name_free, clean_name, names_of, same_name
 from games.services.turn_clock import plan
@@ -271,6 +272,7 @@ def game_start(
     game.version += 1
     game.save()
     Move.objects.create(game=game, version=game.version, kind=Move.Kind.START, seat=state.starter)
+    invitations_end(game, Invitation.Ending.STARTED)
     return announce(game)
 
 

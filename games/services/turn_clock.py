@@ -22,6 +22,7 @@ from games import engine
 from games.clock import clock
 from games.models import Game, Pace, Player, Seat
 from games.services.errors import GameError, NotAllowed
+from games.services.inbox import your_turn_noted
 from games.services.writes import bump, check_version, locked_game
 from games.snapshots import Snapshot
 
@@ -60,6 +61,8 @@ def plan(
     if new_turn or game.turn_started_at is None:
         game.turn_started_at = now
     turn_time = Pace(game.pace).turn_time
+    if new_turn:
+        your_turn_noted(game, seat, state.turn_number)  # a slow table's inbox entry
     if seat.bot or seat.coach_plays:
         game.turn_deadline = None
         game.due_at = now + human_pace()

@@ -37,6 +37,7 @@ from games.services.errors import (
     OutOfTime,
     StaleAction,
 )
+from games.services.inbox import game_over_noted
 from games.services.ratings import game_rate
 from games.services.turn_clock import PLAN_FIELDS, plan, turn_expire
 from games.services.writes import announce, check_version, locked_game
@@ -173,6 +174,7 @@ def _play(
     move_writes.insert(move)
     if new.is_finished:
         game_rate(game, seats)
+        game_over_noted(game, seats)  # each seated account's inbox: place and score
     # The board's log of recent moves follows on from the version this move was made on.
     recent = recent_moves_after(known.recent_moves, move) if known is not None else None
     return announce(game, seats, recent, new)

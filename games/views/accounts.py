@@ -69,7 +69,9 @@ def account(request: HtmxHttpRequest) -> HttpResponse:
         status = 400
     else:
         form = EmailForm(initial={"email": request.user.email})
-    return render(request, "registration/account.html", {"form": form}, status=status)
+    social = selectors.social_settings(request.user.pk)  # who may reach you
+    context = {"form": form, "social": social}
+    return render(request, "registration/account.html", context, status=status)
 
 
 # -- what an account owns ---------------------------------------------------------------------
@@ -145,6 +147,7 @@ def account_data(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     data = selectors.account_data(user_id=request.user.pk)
+    data["people"] = selectors.social_data(request.user.pk)  # friends, blocks, inbox (issue 28)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     filename = f"yahtzee-{request.user.get_username()}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -159,4 +159,6 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
         raise Http404(gettext("No player by that name."))
     user = data.username
     series = selectors.player_series(Player(name=user, user_id=data.user_id))
-    return render(request, "games/history.html", {"h": data, "series": series})
+    viewer = request.user.pk if request.user.is_authenticated else None
+    social = selectors.person_box(viewer, user)  # Add friend, Invite to a table
+    return render(request, "games/history.html", {"h": data, "series": series, "social": social})

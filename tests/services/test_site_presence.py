@@ -1,0 +1,30 @@
+"""Accounts' open pages of the site: recorded per process, forgotten with a dead process."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.models import LastSeen, LiveServer, SiteConnection
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_closed_page_moves_last_seen(alice, frozen_clock):
+    services.site_presence_open(server_id="one", user_id=alice.pk, channel_name="c1")
+    assert SiteConnection.objects.filter(user=alice).count() == 1
+    services.site_presence_close(user_id=alice.pk, channel_name="c1")
+    assert not SiteConnection.objects.exists()
+    assert LastSeen.objects.get(user=alice).at == frozen_clock.now()
+
+
+def test_a_dead_process_takes_its_site_pages_with_it(alice, bob):
+    services.site_presence_open(server_id="dead", user_id=alice.pk, channel_name="c1")
+    services.site_presence_open(server_id="alive", user_id=bob.pk, channel_name="c2")
+    long_ago = timezone.now() - LiveServer.stale_after() - timedelta(seconds=1)
+    LiveServer.objects.filter(id="dead").update(last_seen=long_ago)
+    services.server_heartbeat("alive")
+    assert list(SiteConnection.objects.values_list("user__username", flat=True)) == ["bob"]
