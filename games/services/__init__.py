@@ -9,6 +9,7 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.absence`: away seats, the coach standing in, leaving mid-game, abandoned tables;
 * :mod:`.mail_marks`: which turn's e-mails of a daily game went;
 * :mod:`.presence`: open pages (bookkeeping, no version);
+* :mod:`.play_now`: the "Play now" queue, its exactly-once match, the computer instead;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.ratings`: ratings moved by a rated game's end (casual games move none);
 * :mod:`.leaving`: the pause from rated tables for an account that leaves them too often;
