@@ -350,14 +350,8 @@ def play_queue_sweep(*, now: datetime | None = None) -> int:
     """Take away the waiting tickets whose pages are all gone (closed, or on a process that
     died), and match every queue that can be. Returns how many tables were opened."""
     now = now or clock.now()
-    gone = (
-        Ticket.objects.filter(status=Ticket.Status.WAITING, seen_at__lt=now - PAGE_GRACE)
-        .exclude(Exists(TicketPage.objects.filter(ticket_id=OuterRef("pk"))))
-        .values_list("key", flat=True)
-    )
-    keys = set(gone) | set(
-        Ticket.objects.filter(status=Ticket.Status.WAITING).values_list("key", flat=True)
-    )
+    waiting = Ticket.objects.filter(status=Ticket.Status.WAITING)
+    keys = set(waiting.values_list("key", flat=True))
     opened = 0
     for key in sorted(keys):
         with transaction.atomic():

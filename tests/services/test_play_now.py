@@ -326,3 +326,23 @@ def test_waited_seconds_is_zero_when_idle(ann, frozen_clock):
         "waited_seconds": 0,
         "game": None,
     }
+
+
+def test_the_heartbeat_sweeps_the_queue(ann, frozen_clock):
+    from games import jobs
+
+    queue.play_join(player=ann, choices=LIVE_2)  # its page never opened its socket
+    frozen_clock.advance(seconds=13)
+    jobs.beat()
+    assert Ticket.objects.get().status == Ticket.Status.LEFT
+
+
+def test_a_table_that_cannot_be_opened_leaves_everyone_waiting(ann, ben, monkeypatch):
+    def refuse(**kwargs: object) -> None:
+        raise GameError("paused from rated tables")
+
+    monkeypatch.setattr(queue.lobby, "game_start", refuse)
+    queue.play_join(player=ann, choices=LIVE_2)
+    assert queue.play_join(player=ben, choices=LIVE_2).status == "waiting"
+    assert not Game.objects.exists()
+    assert Ticket.objects.filter(status="waiting").count() == 2
