@@ -8,8 +8,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from games import jobs, services
         from games.live import broadcast, presence_pushes, site_pushes
+        from games.live import play_now as play_now_live
+        from games.services import play_now
 
         jobs.on_presence_lost(presence_pushes.push_presence_now)
         services.on_game_changed(broadcast.announce)
         services.on_game_changed(jobs.on_change)
         services.on_inbox_changed(site_pushes.tell)
+        play_now.on_ticket_changed(play_now_live.push)

@@ -9,7 +9,7 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, friends, inbox, pages, table
+from games.views import accounts, friends, inbox, pages, play_now, table
 from games.views.practice import practice_page
 
 converters.register()
@@ -18,6 +18,14 @@ urlpatterns = [
     path("", table.home, name="home"),
     path("games/new/", limit_table_creation(inbox.inviting(table.game_create)), name="game_create"),
     path("practice/", practice_page, name="practice"),
+    path("play/", limit_table_creation(play_now.play), name="play"),
+    path("play/cancel/", play_now.play_leave, name="play_cancel"),
+    path(
+        "play/computer/",
+        limit_table_creation(play_now.play_against_computer),
+        name="play_computer",
+    ),
+    path("play/status.json", play_now.play_status_json, name="play_status"),
     path("g/<game_code:code>/", table.game_detail, name="game"),
     path("g/<game_code:code>/state.json", table.game_state, name="game_state"),
     path("g/<game_code:code>/moves.json", pages.game_moves, name="game_moves"),

@@ -342,6 +342,10 @@ PRESENCE_PUSH_SECONDS = float(os.environ.get("PRESENCE_PUSH_SECONDS", "1.0"))
 RATED_LEAVES = int(os.environ.get("RATED_LEAVES", "3"))
 RATED_LEAVE_PAUSE = env_duration("RATED_LEAVE_PAUSE", "24h")
 
+# "Play now" (games/services/play_now.py): after this many seconds in the queue without a
+# match, the waiting page offers a game against the computer instead.
+PLAY_NOW_WAIT_SECONDS = int(os.environ.get("PLAY_NOW_WAIT_SECONDS", "30"))
+
 # Where the optimal-play tables are stored (built by `manage.py solve`, or on first use).
 STRATEGY_CACHE_DIR = Path(os.environ.get("STRATEGY_CACHE_DIR", BASE_DIR / "var" / "strategy"))
 # Seconds a computer player takes over each action (0 plays instantly, as in tests).

@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0021_social"),
+        ("games", "0022_play_now"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

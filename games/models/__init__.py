@@ -5,6 +5,7 @@ is connected, and the people around a game (friends, blocks, invitations, the in
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace, Ruleset
+from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
 from games.models.social import (
     Block,
@@ -55,12 +56,16 @@ __all__ = [
     "PracticeAnswer",
     "PracticeRecord",
     "Profile",
+    "QueueLock",
     "Rating",
     "RetiredUsername",
     "Ruleset",
     "Seat",
     "SiteConnection",
     "SocialSettings",
+    "Ticket",
+    "TicketPage",
+    "matching_key",
     "new_game_code",
     "no_holds",
     "seat_name",

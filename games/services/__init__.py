@@ -10,6 +10,8 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.mail_marks`: which turn's e-mails of a daily game went;
 * :mod:`.presence`: open pages (bookkeeping, no version); :mod:`.site_presence`: accounts'
   open pages of the site;
+* :mod:`.presence`: open pages (bookkeeping, no version);
+* :mod:`.play_now`: the "Play now" queue, its exactly-once match, the computer instead;
 * :mod:`.review`: the coach's review of a finished game;
 * :mod:`.ratings`: ratings moved by a rated game's end (casual games move none);
 * :mod:`.leaving`: the pause from rated tables for an account that leaves them too often;

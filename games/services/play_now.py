@@ -1,0 +1,369 @@
+""" "Play now": joining the queue, the match that opens a table for a group, the computer
+instead, leaving (a cancel, or the last waiting page closing), and the sweep.
+
+Exactly once: every write to one matching key's queue first locks that key's
+:class:`~games.models.QueueLock` row (``select_for_update``), inside the transaction that
+inserts, changes or matches tickets. Two posts of the same key, on any two processes, run
+one after the other, so the second sees the first's ticket and at most one of them makes
+the group into a table; a matched ticket is no longer waiting, so nobody is seated twice.
+On SQLite the IMMEDIATE transactions already run one at a time. A person has at most one
+waiting ticket whatever its key: a partial unique index says so (a second post is refused).
+
+Who matches: the post that completes a group, a waiting page that opens (its ticket may
+have been left out while it had no page), and the sweep. A cancel or a closing page takes
+a ticket away, and so never completes a group.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+
+from games.clock import clock
+from games.models import (
+    Block,
+    BotLevel,
+    Game,
+    LiveServer,
+    Player,
+    QueueLock,
+    Ticket,
+    TicketPage,
+    matching_key,
+)
+from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
+from games.services import lobby
+from games.services.errors import GameError, NotAllowed
+from games.services.leaving import check_may_sit_rated
+from games.services.player_names import clean_name, same_name
+
+logger = logging.getLogger(__name__)
+
+# A waiting page without a socket (no JavaScript: it reloads itself every few seconds)
+# counts as open for this long after it last asked.
+PAGE_GRACE = timedelta(seconds=12)
+
+# Told (ticket id, status, game code or None) once a change to a ticket has committed;
+# games/live/play_now.py hooks in (GamesConfig.ready), so this module knows no websockets.
+listeners: list[Callable[[int, str, str | None], None]] = []
+
+
+def on_ticket_changed(listener: Callable[[int, str, str | None], None]) -> None:
+    if listener not in listeners:
+        listeners.append(listener)
+
+
+class AlreadyWaiting(GameError):
+    """A second post while the person already waits."""
+
+
+class NotWaiting(GameError):
+    """A cancel, or a computer game, asked for by someone who is not waiting."""
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What a person asks the queue for; people are matched when all of it is the same."""
+
+    pace: str
+    players: int
+    rated: bool
+
+    @property
+    def key(self) -> str:
+        return matching_key(pace=self.pace, players=self.players, rated=self.rated)
+
+
+def _tell(tickets: list[Ticket]) -> None:
+    """Once the transaction commits, tell every page of these tickets where they stand."""
+    changes = [(t.pk, str(t.status), t.game.code if t.game else None) for t in tickets]
+
+    def send() -> None:
+        for change in changes:
+            for listener in list(listeners):
+                listener(*change)
+
+    if listeners and changes:
+        transaction.on_commit(send)
+
+
+def _lock(key: str) -> None:
+    """Lock ``key``'s queue until the transaction ends (its row made beforehand)."""
+    QueueLock.objects.select_for_update().get(key=key)
+
+
+def _ensure_lock_row(key: str) -> None:
+    """The key's lock row, made outside the locking transaction (two processes making it at
+    once: get_or_create's second try finds the first's)."""
+    QueueLock.objects.get_or_create(key=key)
+
+
+def _waiting(player: Player) -> QuerySet[Ticket]:
+    tickets = Ticket.objects.filter(status=Ticket.Status.WAITING)
+    if player.user_id is not None:
+        return tickets.filter(user_id=player.user_id)
+    return tickets.filter(user__isnull=True, guest=player.guest) if player.guest else tickets.none()
+
+
+def _already_waiting() -> AlreadyWaiting:
+    return AlreadyWaiting(
+        gettext(
+            "You are already waiting for a game. Cancel first to choose again; nothing has changed."
+        )
+    )
+
+
+def play_join(*, player: Player, choices: Choices) -> Ticket:
+    """Put ``player`` in the queue, and match their group if this completes one."""
+    if not player.is_known:
+        raise NotAllowed(gettext("Log in or choose a guest name to play."))
+    if choices.pace not in QUEUE_PACES or choices.players not in QUEUE_PLAYERS:
+        raise GameError(gettext("Choose blitz, live or relaxed, and 2, 3 or 4 players."))
+    if choices.rated and player.user_id is None:
+        raise NotAllowed(gettext("A rated game needs an account: log in, or play unrated."))
+    if choices.rated:
+        check_may_sit_rated(player)
+    name = clean_name(player.name)
+    if _waiting(player).exists():
+        raise _already_waiting()
+    _ensure_lock_row(choices.key)
+    try:
+        with transaction.atomic():
+            _lock(choices.key)
+            now = clock.now()
+            ticket = Ticket.objects.create(
+                key=choices.key,
+                pace=choices.pace,
+                players=choices.players,
+                rated=choices.rated,
+                user_id=player.user_id,
+                guest="" if player.user_id else player.guest,
+                name=name,
+                joined_at=now,
+                seen_at=now,
+            )
+            _match_all(choices.key, now)
+    except IntegrityError:  # a second post at the same moment, under another key
+        raise _already_waiting() from None
+    ticket.refresh_from_db()
+    return ticket
+
+
+def _with_a_page(now: datetime) -> QuerySet[Ticket]:
+    """Waiting tickets that still have a page: an open socket, or a recent request."""
+    has_socket = Exists(TicketPage.objects.filter(ticket_id=OuterRef("pk")))
+    return Ticket.objects.filter(status=Ticket.Status.WAITING).filter(
+        Q(has_socket) | Q(seen_at__gte=now - PAGE_GRACE)
+    )
+
+
+def _fits(ticket: Ticket, group: list[Ticket], blocked: set[frozenset[int]]) -> bool:
+    """Whether ``ticket`` may sit with everyone in ``group``: nobody blocked by or
+    blocking them, and no two names alike at the table."""
+    for other in group:
+        pair = frozenset((ticket.user_id or 0, other.user_id or 0))
+        if ticket.user_id and other.user_id and pair in blocked:
+            return False
+        if same_name(ticket.name, other.name):
+            return False
+    return True
+
+
+def _match_all(key: str, now: datetime) -> list[Game]:
+    """Open a table for each group the queue of ``key`` holds (its lock held), earliest
+    group first: the earliest waiting ticket, then each next one that fits."""
+    games: list[Game] = []
+    while True:
+        waiting = list(_with_a_page(now).filter(key=key).order_by("joined_at", "pk"))
+        if not waiting or len(waiting) < waiting[0].players:
+            return games
+        size = waiting[0].players
+        accounts = [t.user_id for t in waiting if t.user_id]
+        blocked = Block.pairs_among(accounts) if len(accounts) > 1 else set()
+        group: list[Ticket] = []
+        for first in range(len(waiting) - size + 1):
+            group = [waiting[first]]
+            for ticket in waiting[first + 1 :]:
+                if len(group) < size and _fits(ticket, group, blocked):
+                    group.append(ticket)
+            if len(group) == size:
+                break
+        if len(group) < size:
+            return games
+        game = _open_table(group, now)
+        if game is None:
+            return games
+        games.append(game)
+
+
+def _player_of(ticket: Ticket) -> Player:
+    return Player(name=ticket.name, user_id=ticket.user_id, guest=ticket.guest)
+
+
+def _open_table(group: list[Ticket], now: datetime) -> Game | None:
+    """A table for ``group`` through the lobby's own services: opened by the first to have
+    joined, the others seated in the order they joined, started at once."""
+    first = group[0]
+    people = [_player_of(ticket) for ticket in group]
+    try:
+        with transaction.atomic():
+            game = lobby.game_create(
+                player=people[0],
+                seat_count=len(group),
+                pace=first.pace,
+                rated=first.rated,
+                is_public=False,
+            )
+            version = game.version
+            for person in people[1:]:
+                version = lobby.game_join(
+                    code=game.code, player=person, version=version
+                ).game.version
+            lobby.game_start(code=game.code, player=people[0], version=version)
+    except GameError as error:  # a pause from rated games began while they waited
+        logger.warning("Play now could not open a table for %s: %s", first.key, error)
+        return None
+    for ticket in group:
+        ticket.status, ticket.game, ticket.ended_at = Ticket.Status.MATCHED, game, now
+        ticket.save(update_fields=["status", "game", "ended_at"])
+    _tell(group)
+    return game
+
+
+def _locked_waiting(player: Player) -> Ticket:
+    """The player's waiting ticket, its key locked; refused if they wait for nothing."""
+    found = _waiting(player).values_list("key", flat=True).first()
+    if found is None:
+        raise NotWaiting(gettext("You are not waiting for a game."))
+    _lock(found)
+    ticket = _waiting(player).filter(key=found).first()
+    if ticket is None:  # matched or left while we waited for the lock
+        raise NotWaiting(gettext("You are not waiting for a game."))
+    return ticket
+
+
+@transaction.atomic
+def play_cancel(*, player: Player) -> None:
+    """Leave the queue."""
+    ticket = _locked_waiting(player)
+    _leave(ticket, clock.now())
+
+
+def _leave(ticket: Ticket, now: datetime) -> None:
+    ticket.status, ticket.ended_at = Ticket.Status.LEFT, now
+    ticket.save(update_fields=["status", "ended_at"])
+    _tell([ticket])
+
+
+def wait_threshold() -> timedelta:
+    return timedelta(seconds=settings.PLAY_NOW_WAIT_SECONDS)
+
+
+@transaction.atomic
+def play_computer(*, player: Player, level: BotLevel) -> Game:
+    """After the wait, a table against the computer instead (casual: one person)."""
+    ticket = _locked_waiting(player)
+    now = clock.now()
+    waited = now - ticket.joined_at
+    if waited < wait_threshold():
+        left = math.ceil((wait_threshold() - waited).total_seconds())
+        raise GameError(
+            ngettext(
+                "Keep waiting for people a little longer: the computer is offered in "
+                "%(count)d second.",
+                "Keep waiting for people a little longer: the computer is offered in "
+                "%(count)d seconds.",
+                left,
+            )
+            % {"count": left}
+        )
+    person = _player_of(ticket)
+    game = lobby.game_create(
+        player=person, seat_count=2, pace=ticket.pace, rated=False, is_public=False
+    )
+    version = lobby.game_add_bot(
+        code=game.code, player=person, version=game.version, level=level
+    ).game.version
+    lobby.game_start(code=game.code, player=person, version=version)
+    ticket.status, ticket.game, ticket.ended_at = Ticket.Status.MATCHED, game, now
+    ticket.save(update_fields=["status", "game", "ended_at"])
+    _tell([ticket])
+    return Game.objects.get(pk=game.pk)
+
+
+def play_page_seen(*, ticket_id: int) -> None:
+    """A waiting page asked over HTTP: it counts as open for a while (no socket needed)."""
+    Ticket.objects.filter(pk=ticket_id, status=Ticket.Status.WAITING).update(seen_at=clock.now())
+
+
+def play_page_open(*, server_id: str, ticket_id: int, channel_name: str) -> str:
+    """Record an open waiting page (a socket) of a ticket, and match its queue: it may have
+    been left out while it had no page. Returns the ticket's status after that."""
+    key = Ticket.objects.filter(pk=ticket_id).values_list("key", flat=True).first()
+    if key is None:
+        return str(Ticket.Status.LEFT)
+    LiveServer.objects.get_or_create(id=server_id, defaults={"last_seen": timezone.now()})
+    with transaction.atomic():
+        _lock(key)
+        ticket = Ticket.objects.get(pk=ticket_id)
+        if ticket.status != Ticket.Status.WAITING:
+            return str(ticket.status)
+        TicketPage.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"ticket": ticket, "server_id": server_id, "opened_at": clock.now()},
+        )
+        _match_all(key, clock.now())
+        return str(Ticket.objects.values_list("status", flat=True).get(pk=ticket_id))
+
+
+def play_page_close(*, channel_name: str) -> None:
+    """A waiting page closed. With it the last, the ticket leaves the queue, unless the
+    waiting page was loaded again since this one opened (a reload: the new page's socket
+    is on its way; the sweep takes the ticket away if it never comes)."""
+    page = (
+        TicketPage.objects.filter(channel_name=channel_name)
+        .values_list("ticket_id", "ticket__key", "opened_at")
+        .first()
+    )
+    if page is None:
+        return
+    ticket_id, key, opened_at = page
+    with transaction.atomic():
+        _lock(key)
+        TicketPage.objects.filter(channel_name=channel_name).delete()
+        ticket = Ticket.objects.filter(pk=ticket_id, status=Ticket.Status.WAITING).first()
+        if ticket is None or ticket.pages.exists() or ticket.seen_at > opened_at:
+            return
+        _leave(ticket, clock.now())
+
+
+def play_queue_sweep(*, now: datetime | None = None) -> int:
+    """Take away the waiting tickets whose pages are all gone (closed, or on a process that
+    died), and match every queue that can be. Returns how many tables were opened."""
+    now = now or clock.now()
+    waiting = Ticket.objects.filter(status=Ticket.Status.WAITING)
+    keys = set(waiting.values_list("key", flat=True))
+    opened = 0
+    for key in sorted(keys):
+        with transaction.atomic():
+            _lock(key)
+            stale = (
+                Ticket.objects.filter(
+                    key=key, status=Ticket.Status.WAITING, seen_at__lt=now - PAGE_GRACE
+                )
+                .exclude(Exists(TicketPage.objects.filter(ticket_id=OuterRef("pk"))))
+                .select_related("game")
+            )
+            for ticket in stale:
+                _leave(ticket, now)
+            opened += len(_match_all(key, now))
+    return opened
