@@ -2,8 +2,8 @@ from django.urls import path
 
 from games import converters
 from games.live.consumers import GameConsumer, NoGameConsumer
-from games.live.site import SiteConsumer
 from games.live.play_now import PlayNowConsumer
+from games.live.site import SiteConsumer
 
 converters.register()
 
