@@ -36,7 +36,7 @@ BOX_NAMES: dict[Category, Promise] = {
 }
 
 
-def box_name(category: Category | str) -> str:
+def box_name(category: Box | str) -> str:
     """The name of a box in the active language (a Category or its value)."""
     return str(BOX_NAMES[Category(category)])
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.rules import Category
+from games.rules import Box, Category
 from games.strategy.advisor import Alternatives, Option, loss_between
 from games.strategy.choices import is_negligible
 from games.viewmodels.base import DieView, ViewModel, plain_dice
@@ -44,9 +44,9 @@ class ChoiceView(ViewModel):
         return None if self.win_chance is None else 100 * self.win_chance
 
 
-def choice_words(choice: Category | str | Iterable[int]) -> str:
+def choice_words(choice: Box | str | Iterable[int]) -> str:
     """A coach's choice in a player's words: "keep 5 5", or the box's name."""
-    if isinstance(choice, Category | str):
+    if isinstance(choice, Box | str):
         return box_name(choice)
     keep = tuple(choice)
     if not keep:
@@ -55,14 +55,14 @@ def choice_words(choice: Category | str | Iterable[int]) -> str:
 
 
 def _view(
-    choice: Category | str | Iterable[int],
+    choice: Box | str | Iterable[int],
     expected: float,
     loss: float,
     place: int,
     chosen: bool,
     win: float | None,
 ) -> ChoiceView:
-    if isinstance(choice, Category | str):
+    if isinstance(choice, Box | str):
         category = Category(choice)
         return ChoiceView(
             "box", (), box_name(category), box_name(category), expected, loss, place, chosen, win

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import GameState
 from games.models import Game
-from games.rules import Category
+from games.rules import Box, Category
 from games.strategy import loaded_advisor
 from games.strategy.advisor import alternatives
 from games.strategy.bots import held_flags
@@ -68,7 +68,7 @@ def hints_for(game: Game, state: GameState | None) -> Hints | None:
     }
     suggested: tuple[bool, ...] = ()
     keep_cost = None
-    if isinstance(best.choice, Category):
+    if isinstance(best.choice, Box):
         words = _("score %(box)s now") % {"box": box_name(best.choice)}
     else:
         words = _("%(keep)s and roll") % {"keep": choice_words(best.choice)}
