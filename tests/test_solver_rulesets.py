@@ -444,8 +444,16 @@ def test_solve_all_builds_every_profile_of_every_rule_set(tmp_path, monkeypatch)
     )
     from django.core.management import call_command
 
+    every = [("yahtzee", False), ("yahtzee", True), ("yatzy", False), ("yacht", False)]
     call_command("solve", all=True, cache_dir=tmp_path)
-    assert built == [("yahtzee", False), ("yahtzee", True), ("yatzy", False), ("yacht", False)]
+    assert built == every
+    built.clear()
+    call_command("solve", cache_dir=tmp_path)  # no profile named: every one
+    assert built == every
+    built.clear()
+    call_command("solve", upper_first=True, cache_dir=tmp_path)
+    call_command("solve", ruleset="yatzy", cache_dir=tmp_path)
+    assert built == [("yahtzee", True), ("yatzy", False)]
 
 
 @pytest.mark.parametrize("ruleset", ["yatzy", "yacht"])
