@@ -8,11 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-<<<<<<< HEAD
 from games.rules import Box, Rules
-=======
-from games.rules import Box, Category
->>>>>>> rules-core
 from games.strategy.advisor import Alternatives, Option, loss_between
 from games.strategy.choices import is_negligible
 from games.viewmodels.base import DieView, ViewModel, plain_dice
@@ -48,18 +44,11 @@ class ChoiceView(ViewModel):
         return None if self.win_chance is None else 100 * self.win_chance
 
 
-<<<<<<< HEAD
 def choice_words(choice: Box | str | Iterable[int], rules: Rules | None = None) -> str:
     """A coach's choice in a player's words: "keep 5 5", or the box's name (a box, or its
     id on a card of ``rules``)."""
     if isinstance(choice, Box | str):
         return box_name(choice, rules)
-=======
-def choice_words(choice: Box | str | Iterable[int]) -> str:
-    """A coach's choice in a player's words: "keep 5 5", or the box's name."""
-    if isinstance(choice, Box | str):
-        return box_name(choice)
->>>>>>> rules-core
     keep = tuple(choice)
     if not keep:
         return _("reroll all five")
@@ -76,15 +65,8 @@ def _view(
     rules: Rules | None = None,
 ) -> ChoiceView:
     if isinstance(choice, Box | str):
-<<<<<<< HEAD
         name = box_name(choice, rules)
         return ChoiceView("box", (), name, name, expected, loss, place, chosen, win)
-=======
-        category = Category(choice)
-        return ChoiceView(
-            "box", (), box_name(category), box_name(category), expected, loss, place, chosen, win
-        )
->>>>>>> rules-core
     keep = tuple(choice)
     return ChoiceView(
         "keep", plain_dice(keep), "", choice_words(keep), expected, loss, place, chosen, win

@@ -9,11 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import GameState
 from games.models import Game
-<<<<<<< HEAD
 from games.rules import Box
-=======
-from games.rules import Box, Category
->>>>>>> rules-core
 from games.strategy import loaded_advisor
 from games.strategy.advisor import alternatives
 from games.strategy.bots import held_flags
