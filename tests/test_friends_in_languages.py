@@ -16,7 +16,7 @@ LANGUAGES = ["te", "uz"]
 def busy_alice(alice, bob, carol, make_user, make_game, take_turn, frozen_clock):
     """Alice with a friend last seen a while ago, a request each way, someone blocked and an
     inbox entry of every kind."""
-    dan, eve = make_user("dan"), make_user("eve")
+    make_user("dan"), make_user("eve")
     services.friend_request(user_id=alice.pk, username="bob")
     services.friend_accept(user_id=bob.pk, username="alice")
     LastSeen.objects.create(user=bob, at=frozen_clock.now())
