@@ -113,9 +113,9 @@ def test_on_a_desktop_dice_roll_and_every_open_box_of_the_card_are_in_view(perso
     expect(desk.locator("#board .turn")).to_be_visible()
     act(desk, "/roll/", lambda: press(desk.locator("[data-roll]")))
 
+    save_screenshot(desk, f"table-desktop-{ruleset}", full_page=False)
     assert len(score_options(desk)) == rounds
     for row in rows:
         expect(desk.locator("#board .scorecard th", has_text=row).first).to_be_visible()
     assert outside(desk, "#board .dice .die, [data-roll], #board button.box-button") == []
     assert page_width(desk) <= 1280
-    save_screenshot(desk, f"table-desktop-{ruleset}", full_page=False)
