@@ -70,7 +70,7 @@ messages: install
 
 # The coach's optimal-play tables (Yahtzee's official rules and upper-first, Yatzy, Yacht),
 # stored in var/strategy/ (or STRATEGY_CACHE_DIR). The solver runs alone, without Django
-# (`manage.py solve --all` does the same from a Django process that holds ~95 MB of its own).
+# (`manage.py solve` does the same from a Django process that holds ~95 MB of its own).
 STRATEGY_CACHE_DIR ?= var/strategy
 .PHONY: solve bench-strategy
 solve: install

@@ -444,8 +444,16 @@ def test_solve_all_builds_every_profile_of_every_rule_set(tmp_path, monkeypatch)
     )
     from django.core.management import call_command
 
+    every = [("yahtzee", False), ("yahtzee", True), ("yatzy", False), ("yacht", False)]
     call_command("solve", all=True, cache_dir=tmp_path)
-    assert built == [("yahtzee", False), ("yahtzee", True), ("yatzy", False), ("yacht", False)]
+    assert built == every
+    built.clear()
+    call_command("solve", cache_dir=tmp_path)  # no profile named: every one
+    assert built == every
+    built.clear()
+    call_command("solve", upper_first=True, cache_dir=tmp_path)
+    call_command("solve", ruleset="yatzy", cache_dir=tmp_path)
+    assert built == [("yahtzee", True), ("yatzy", False)]
 
 
 @pytest.mark.parametrize("ruleset", ["yatzy", "yacht"])
@@ -457,3 +465,29 @@ def test_fair_play_figures_count_the_coachs_own_play_as_full_agreement(ruleset_a
     assert choices > 0 and agreed == choices
     choices, agreed = game_figures(coach, random.Random(4), "casual")
     assert 0 <= agreed < choices
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "yacht"])
+def test_heads_up_series_play_to_the_end_of_every_rule_set(ruleset_advisor, ruleset):
+    from games.strategy.simulation import simulate_match
+
+    result = simulate_match(ruleset_advisor(ruleset), 4, "win", "optimal", seed=3)
+    assert result.wins + result.ties + result.losses == 4
+
+
+def test_each_rule_set_has_its_own_advisor_in_the_store(tmp_path):
+    from games.strategy import loaded_advisor, save_table, store, strategy_status, table_path
+
+    store.forget_advisors()
+    try:
+        table = solve(YACHT, from_mask=mask_of(yacht_card(frozenset({"yacht", "ones"}))))
+        save_table(table, table_path(YACHT, tmp_path))
+        assert strategy_status(YACHT, tmp_path) == "stored"
+        assert strategy_status(YATZY, tmp_path) == "missing"
+        coach = loaded_advisor(YACHT, tmp_path)
+        assert coach is not None and coach.rules == YACHT
+        assert loaded_advisor(YATZY, tmp_path) is None
+        assert loaded_advisor(Rules(), tmp_path) is None
+        assert strategy_status(YATZY, tmp_path) == "missing"  # nothing started a build
+    finally:
+        store.forget_advisors()

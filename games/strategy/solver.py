@@ -1,7 +1,10 @@
-"""Optimal play by backward induction over turns.
+"""Optimal play by backward induction over turns, for any rule set of :mod:`games.rules`.
 
-A turn starts in a *state*: which boxes are filled (a 13-bit mask), the upper
-subtotal capped at 63, and whether the Yahtzee box holds 50. Its value is the
+A turn starts in a *state*: which boxes are filled (a mask, 13 bits for Yahtzee), the
+upper subtotal capped at the bonus threshold (63; 0 where there is no upper bonus), and
+whether the Yahtzee box holds 50 (where an extra five of a kind earns a bonus; elsewhere
+both halves of the table hold the same values). The rule set's figures are its
+:class:`~games.strategy.ruletables.Layout`, read from its definition. Its value is the
 expected number of points still to come under optimal play. States with more
 filled boxes are solved first (a *layer* is every state with the same number of
 filled boxes), and every state of a layer is solved at once, in chunks of

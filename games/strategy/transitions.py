@@ -21,6 +21,8 @@ class Transitions:
     ``yahtzee_*[c, f - 1]``: five ``f`` in box ``c``: outcome and points, what the Joker
     adds, and (per mask) whether they may go there at all.
 
+    Shapes are given for Yahtzee's 13 boxes; another rule set has its own box count.
+
     ``illegal`` and ``yahtzee_illegal`` are booleans, one mask's contiguous: a single
     position reads its mask's 13 + 78 entries in one place, and the two take 0.7 MB where
     float penalties (0 or -inf, added) took 5.9 MB (the build's peak memory,

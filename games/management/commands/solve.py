@@ -1,5 +1,6 @@
 """``manage.py solve [--ruleset yahtzee|yatzy|yacht] [--upper-first] [--all]``: build the
-optimal-play table of a rules profile (``--all``: of every profile) and store it.
+optimal-play tables and store them: of every rules profile with no option (or ``--all``),
+else of the one named (``--upper-first`` alone: Yahtzee's).
 
 The solving runs in a child process, ``python -m games.strategy.build``, that loads the
 solver and nothing of Django or the site: Django alone holds ~95 MB before anything is
@@ -34,7 +35,7 @@ def strategy_cache_dir() -> Path:
 
 
 class Command(BaseCommand):
-    help = "Solve optimal play for a rules profile and store the table in STRATEGY_CACHE_DIR."
+    help = "Solve optimal play for the rules profiles and store the tables in STRATEGY_CACHE_DIR."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -42,7 +43,7 @@ class Command(BaseCommand):
             action="store_true",
             help="the variant where the six upper boxes must be filled first",
         )
-        parser.add_argument("--ruleset", choices=RULESET_IDS, default="yahtzee")
+        parser.add_argument("--ruleset", choices=RULESET_IDS, default=None)
         parser.add_argument(
             "--all", action="store_true", help="every rules profile, one after the other"
         )
@@ -50,10 +51,11 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=None, help="threads (default: 2)")
 
     def handle(self, *args: object, **options: object) -> None:
-        if options["all"]:
+        one = options["ruleset"] is not None or options["upper_first"]
+        if options["all"] or not one:
             profiles = [(r.ruleset, r.upper_first) for r in every_profile()]
         else:
-            profiles = [(str(options["ruleset"]), bool(options["upper_first"]))]
+            profiles = [(str(options["ruleset"] or "yahtzee"), bool(options["upper_first"]))]
             try:
                 Rules(upper_first=profiles[0][1], ruleset=profiles[0][0])
             except ValueError as error:
