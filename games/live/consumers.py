@@ -38,6 +38,7 @@ from games import caches, languages, services
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
+from games.live.chat import ChatReader
 from games.live.presence_pushes import pushes
 from games.live.site import AccountNotices
 from games.models import Player
@@ -100,7 +101,7 @@ def render_presence(presence: PresenceView) -> str:
     return render_to_string("games/room.html#presence", {"presence": presence})
 
 
-class GameConsumer(AccountNotices, AsyncWebsocketConsumer):
+class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
     admitted: list[socket_limits.Key] = []  # what the socket counts against (socket_limits)
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
