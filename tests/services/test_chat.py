@@ -12,7 +12,6 @@ from games.models import (
     ChatLevel,
     ChatMessage,
     ChatReport,
-    Player,
     TableChat,
     chat_level_default,
 )
@@ -21,6 +20,7 @@ from games.services import GameError, NotAllowed
 from games.services import chat as chat_services
 from games.services.chat import ChatRefused, clean_text
 from tests.conftest import guest_player, version_of
+from tests.services.helpers import roll
 
 pytestmark = pytest.mark.django_db
 
@@ -223,10 +223,6 @@ def test_chat_off_for_an_account_hides_everything_and_refuses_its_messages(duel,
 
 def test_the_replay_shows_messages_up_to_the_move_they_were_said_at(duel, ann, ben):
     early = post(duel, ann, phrase="good_luck").version
-    duel.refresh_from_db()
-    later = Player("x")  # noqa: F841  (a reader with no identity reads all)
-    from tests.services.helpers import roll
-
     roll(duel, ann, "12345")
     duel.refresh_from_db()
     post(duel, ben, phrase="nice_roll")
