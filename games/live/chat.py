@@ -63,6 +63,7 @@ class ChatReader(AsyncWebsocketConsumer):
         await self.send(text_data=render_to_string("games/chat.html#hidden", {"id": event["id"]}))
 
     async def chat_setting(self, event: dict) -> None:
+        """The whole panel again: the table's setting changed, or the reader sat down or left."""
         html = await database_sync_to_async(_panel_html)(self.code, self.viewer, self.language)
         if html is not None:
             await self.send(text_data=html)

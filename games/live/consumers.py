@@ -293,7 +293,10 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
         await self.send(text_data=html)
         seat = _seat_of(snapshot, self.viewer)
         if seat != self.seat or not self.present:  # new here, or sat down or left
+            sat_down_or_left = self.present
             await self.update_presence(seat)
+            if sat_down_or_left:  # the chat's controls are a seated person's
+                await self.chat_setting({})
 
     async def push_full(self, snapshot: Snapshot) -> None:
         """The whole current state: on connect, on reconnect, and on request."""
