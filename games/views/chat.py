@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -28,6 +29,7 @@ from games.views.common import (
     snapshot_or_404,
     status_of,
 )
+from games.views.table import render_game
 
 CHAT_MESSAGES = limits.Limit("chat-messages", "CHAT_MESSAGES")
 
@@ -39,8 +41,6 @@ def _answer(
         view = chat_selectors.chat_view(game_or_404(code), player_for(request), error=error)
         return render(request, f"games/chat.html#{part}", {"c": view}, status=status)
     if error:
-        from games.views.table import render_game  # the whole table, with the sentence
-
         return render_game(request, snapshot_or_404(code), error=error, status=status)
     return redirect("game", code=code)
 
@@ -108,8 +108,6 @@ def chat_report(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
     response = _run(request, code, report)
     if response.status_code < 400 and not request.htmx:
-        from django.contrib import messages
-
         messages.success(request, gettext("Thank you: a moderator will look at that message."))
     return response
 
@@ -126,8 +124,6 @@ def chat_preference(request: HtmxHttpRequest) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     chat_off = request.POST.get("chat_off", "") in ("1", "on", "true")
     chat_services.chat_preference_set(user_id=request.user.pk, chat_off=chat_off)
-    from django.contrib import messages
-
     messages.success(
         request,
         gettext("Chat is now off at every table for you.")
