@@ -8,6 +8,8 @@ re-rendered: a message is appended to ``#chat-log`` out of band, a hidden one de
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -15,9 +17,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.live.broadcast import group_name, send_to_group
-from games.models import ChatReport, Game, Player
+from games.models import ChatReport, Player
 from games.selectors import chat as chat_selectors
-from games.services.chat import ChatEvent
+
+if TYPE_CHECKING:
+    from games.services.chat import ChatEvent
 
 
 def tell(event: ChatEvent) -> None:
@@ -37,11 +41,10 @@ def _message_html(code: str, message_id: int, viewer: Player, language: str) -> 
 
 
 def _panel_html(code: str, viewer: Player, language: str) -> str | None:
-    game = Game.objects.filter(code=code).first()
-    if game is None:
-        return None
     with translation.override(language):
-        view = chat_selectors.chat_view(game, viewer)
+        view = chat_selectors.chat_view_of(code, viewer)
+        if view is None:
+            return None
         return render_to_string("games/chat.html#chat", {"c": view, "oob": True})
 
 

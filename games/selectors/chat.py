@@ -114,6 +114,12 @@ def chat_view(game: Game, viewer: Player, *, error: str = "") -> ChatView:
     )
 
 
+def chat_view_of(code: str, viewer: Player) -> ChatView | None:
+    """The panel of the table ``code`` for ``viewer``; None if there is no such table."""
+    game = Game.objects.filter(code=code).first()
+    return chat_view(game, viewer) if game is not None else None
+
+
 def chat_json(game: Game, viewer: Player) -> dict:
     return {"messages": [m.to_json() for m in chat_messages(game, viewer)]}
 
