@@ -10,7 +10,15 @@ import sys
 from playwright.sync_api import expect
 
 from .conftest import ROOT
-from .people import PASSWORD, act, press, version, wait_live, wait_version
+from .people import (
+    PASSWORD,
+    act,
+    press,
+    serious_violations_in_both_themes,
+    version,
+    wait_live,
+    wait_version,
+)
 
 MODERATOR = "moderator"
 
@@ -72,6 +80,7 @@ def test_two_languages_talk_mute_and_a_hidden_report_vanishes(person, server):
     ravi.locator("#chat-text").fill("మళ్ళీ కలుద్దాం <b>")
     ravi.locator("#chat-text").press("Enter")
     expect(line(zarina, "మళ్ళీ కలుద్దాం <b>")).to_be_visible()
+    assert serious_violations_in_both_themes(zarina) == {}
 
     # Ravi mutes Zarina: her next phrase never reaches his page (his own later one does).
     ravi_line = line(ravi, "థాంక్స్!")
