@@ -16,7 +16,7 @@ from games.engine import DiceSource
 from games.models import BotLevel, ChatLevel, Game, Invitation, Move, Pace, Player, Seat
 from games.rules import Rules
 from games.services.absence import game_leave_playing
-from games.services.chat import chat_level_choose
+from games.services.chat import chat_level_choose, chat_level_of
 from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
 from games.services.invitations import invitations_end
@@ -332,6 +332,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         )
         for position, s in enumerate(seats)
     )
+    chat_level_choose(game=new, chat=chat_level_of(game))  # the same table talk
     bump(game)  # the finished game's page now links the rematch
     return new
 

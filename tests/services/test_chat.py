@@ -229,3 +229,11 @@ def test_the_replay_shows_messages_up_to_the_move_they_were_said_at(duel, ann, b
     shown = chat_selectors.chat_messages(duel, ben, up_to_version=early)
     assert [m.phrase for m in shown] == ["good_luck"]
     assert len(chat_selectors.chat_messages(duel, ben, up_to_version=duel.version)) == 2
+
+
+@pytest.mark.parametrize("level", ["off", "phrases"])
+def test_a_rematch_keeps_the_tables_chat(finished_game, alice, bob, ann, level):
+    game = finished_game((alice, {}), (bob, {}))
+    TableChat.objects.create(game=game, level=level)
+    rematch = services.game_rematch(code=game.code, player=ann)
+    assert TableChat.objects.get(game=rematch).level == level
