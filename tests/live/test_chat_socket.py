@@ -154,3 +154,20 @@ async def test_a_lowered_setting_is_pushed_to_each_reader():
     assert "Bu stolda tayyor iboralar bilan gaplashiladi." in html
     assert 'name="text"' not in html
     await page.disconnect()
+
+
+async def test_a_reader_with_chat_off_is_pushed_no_message():
+    game, (_ravi, dilnoza, _), (p_ravi, *_) = await three_at_a_table()
+    await database_sync_to_async(chat_services.chat_preference_set)(
+        user_id=dilnoza.pk, chat_off=True
+    )
+    page = await open_page(game.code, dilnoza, "en")
+    await say(game.code, p_ravi, phrase="hello")
+    await database_sync_to_async(chat_services.chat_setting_lower)(
+        code=game.code, player=p_ravi, chat="phrases"
+    )
+    # The setting's push comes first: the message before it never reached this page.
+    html = await next_chat(page)
+    assert '<section id="chat"' in html and "Chat is off for you" in html
+    assert 'id="chat-log"' not in html
+    await page.disconnect()

@@ -237,3 +237,11 @@ def test_a_rematch_keeps_the_tables_chat(finished_game, alice, bob, ann, level):
     TableChat.objects.create(game=game, level=level)
     rematch = services.game_rematch(code=game.code, player=ann)
     assert TableChat.objects.get(game=rematch).level == level
+
+
+def test_a_guest_spectator_mutes_by_their_token(duel, ann):
+    gus = guest_player("Gus", "gus-token")
+    post(duel, ann, phrase="hello")
+    chat_services.chat_mute(code=duel.code, player=gus, seat=0)
+    assert read(duel, gus) == []
+    assert read(duel, guest_player("Gus", "another-token")) == [("alice", "hello", None)]
