@@ -120,3 +120,6 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
     @admin.action(description=_("Confirm: off the leaderboard for good"))
     def confirm(self, request: HttpRequest, queryset: QuerySet[FairPlayReview]) -> None:
         self._decide(request, queryset, confirm=True)
+
+
+from games import chat_admin  # noqa: E402, F401  (the chat reports queue registers itself)

@@ -7,8 +7,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import jobs, services
-        from games.live import broadcast, presence_pushes, site_pushes
+        from games.live import broadcast, chat, presence_pushes, site_pushes
         from games.live import play_now as play_now_live
+        from games.services import chat as chat_services
         from games.services import play_now
 
         jobs.on_presence_lost(presence_pushes.push_presence_now)
@@ -16,3 +17,4 @@ class GamesConfig(AppConfig):
         services.on_game_changed(jobs.on_change)
         services.on_inbox_changed(site_pushes.tell)
         play_now.on_ticket_changed(play_now_live.push)
+        chat_services.on_chat_changed(chat.tell)

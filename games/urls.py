@@ -9,7 +9,7 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, friends, inbox, pages, play_now, table
+from games.views import accounts, chat, friends, inbox, pages, play_now, table
 from games.views.practice import practice_page
 
 converters.register()
@@ -45,6 +45,13 @@ urlpatterns = [
     path("g/<game_code:code>/score/", table.turn_score, name="turn_score"),
     path("g/<game_code:code>/rematch/", table.game_rematch, name="game_rematch"),
     path("g/<game_code:code>/invite/", inbox.game_invite, name="game_invite"),
+    path("g/<game_code:code>/chat/", chat.chat_post, name="chat_post"),
+    path("g/<game_code:code>/chat.json", chat.chat_json, name="chat_json"),
+    path("g/<game_code:code>/chat/setting/", chat.chat_setting, name="chat_setting"),
+    path("g/<game_code:code>/chat/mute/", chat.chat_mute, name="chat_mute"),
+    path("g/<game_code:code>/chat/unmute/", chat.chat_unmute, name="chat_unmute"),
+    path("g/<game_code:code>/chat/report/", chat.chat_report, name="chat_report"),
+    path("accounts/chat/", chat.chat_preference, name="chat_preference"),
     path("friends/", friends.friends_page, name="friends"),
     path("friends/request/", friends.friend_request, name="friend_request"),
     path("friends/accept/", friends.friend_accept, name="friend_accept"),

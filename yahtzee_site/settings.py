@@ -317,6 +317,8 @@ LIMIT_POSTS_PER_SESSION = env_rate("LIMIT_POSTS_PER_SESSION", "300/m")
 # Friend requests and invitations to tables one account sends (games/limits.py).
 LIMIT_FRIEND_REQUESTS = env_rate("LIMIT_FRIEND_REQUESTS", "20/h")
 LIMIT_INVITATIONS = env_rate("LIMIT_INVITATIONS", "30/h")
+# Table talk: messages per person per table (games/views/chat.py), whatever the address.
+CHAT_MESSAGES = env_rate("CHAT_MESSAGES", "5/10s")
 # How many proxies in front of the site append to X-Forwarded-For (nginx with
 # $proxy_add_x_forwarded_for: 1); 0 counts clients by REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))

@@ -38,6 +38,7 @@ from games import caches, languages, services
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
+from games.live.chat import ChatReader
 from games.live.presence_pushes import pushes
 from games.live.site import AccountNotices
 from games.models import Player
@@ -100,7 +101,7 @@ def render_presence(presence: PresenceView) -> str:
     return render_to_string("games/room.html#presence", {"presence": presence})
 
 
-class GameConsumer(AccountNotices, AsyncWebsocketConsumer):
+class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
     admitted: list[socket_limits.Key] = []  # what the socket counts against (socket_limits)
     present = False  # its Connection row is written
     joined = False  # in the room's group, with (soon) a Connection row: leave_room undoes it
@@ -292,7 +293,10 @@ class GameConsumer(AccountNotices, AsyncWebsocketConsumer):
         await self.send(text_data=html)
         seat = _seat_of(snapshot, self.viewer)
         if seat != self.seat or not self.present:  # new here, or sat down or left
+            sat_down_or_left = self.present
             await self.update_presence(seat)
+            if sat_down_or_left:  # the chat's controls are a seated person's
+                await self.chat_setting({})
 
     async def push_full(self, snapshot: Snapshot) -> None:
         """The whole current state: on connect, on reconnect, and on request."""

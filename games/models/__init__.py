@@ -3,6 +3,19 @@ opened with, accounts (profile, rating, practice, retired usernames), fair-play 
 is connected, and the people around a game (friends, blocks, invitations, the inbox)."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
+from games.models.chat import (
+    MAX_TEXT,
+    PHRASES,
+    ChatLevel,
+    ChatMessage,
+    ChatMute,
+    ChatPreference,
+    ChatReport,
+    ChatSilence,
+    TableChat,
+    chat_level_default,
+    person_key,
+)
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace, Ruleset
 from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
@@ -36,9 +49,17 @@ __all__ = [
     "CODE_LENGTH",
     "ENDED_STATUSES",
     "FORMER_PLAYER",
+    "MAX_TEXT",
     "OFF_THE_LEADERBOARD",
+    "PHRASES",
     "Block",
     "BotLevel",
+    "ChatLevel",
+    "ChatMessage",
+    "ChatMute",
+    "ChatPreference",
+    "ChatReport",
+    "ChatSilence",
     "Connection",
     "FairPlayReview",
     "FriendRequest",
@@ -63,10 +84,13 @@ __all__ = [
     "Seat",
     "SiteConnection",
     "SocialSettings",
+    "TableChat",
     "Ticket",
     "TicketPage",
+    "chat_level_default",
     "matching_key",
     "new_game_code",
     "no_holds",
+    "person_key",
     "seat_name",
 ]

@@ -13,9 +13,10 @@ from games import dice as fair
 from games import engine
 from games.clock import clock
 from games.engine import DiceSource
-from games.models import BotLevel, Game, Invitation, Move, Pace, Player, Seat
+from games.models import BotLevel, ChatLevel, Game, Invitation, Move, Pace, Player, Seat
 from games.rules import Rules
 from games.services.absence import game_leave_playing
+from games.services.chat import chat_level_choose, chat_level_of
 from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
 from games.services.invitations import invitations_end
@@ -73,8 +74,12 @@ def game_create(
     pace: Pace | str | None = None,
     feedback: bool = False,
     rated: bool = True,
+    chat: str | None = None,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
+
+    ``chat``: "off", "phrases" or "text"; None gives the table's kind's default
+    (``models.chat_level_default``: free text by link, quick phrases when public).
 
     ``rated``: the game moves ratings and shows no coach while it runs, so asking for
     hints or feedback with it is refused; a table of one seat is casual whatever is asked,
@@ -97,6 +102,8 @@ def game_create(
         raise GameError(gettext(NO_COACH_IN_RATED))
     if rated:
         check_may_sit_rated(player)
+    if chat and chat not in ChatLevel.values:
+        raise GameError(gettext("Choose no chat, quick phrases or free text."))
     automatic = not pace
     try:
         pace = Pace(pace) if pace else Pace.default_for(seat_count)
@@ -117,6 +124,7 @@ def game_create(
         series_length=series,
     )
     _take_seat(game, player, 0, client_seed)
+    chat_level_choose(game=game, chat=chat)
     return game
 
 
@@ -326,6 +334,7 @@ def game_rematch(*, code: str, player: Player) -> Game:
         )
         for position, s in enumerate(seats)
     )
+    chat_level_choose(game=new, chat=chat_level_of(game))  # the same table talk
     bump(game)  # the finished game's page now links the rematch
     return new
 

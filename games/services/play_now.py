@@ -38,6 +38,7 @@ from games.models import (
     QueueLock,
     Ticket,
     TicketPage,
+    chat_level_default,
     matching_key,
 )
 from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
@@ -230,6 +231,7 @@ def _open_table(group: list[Ticket], now: datetime) -> Game | None:
                 pace=first.pace,
                 rated=first.rated,
                 is_public=False,
+                chat=chat_level_default(is_public=False, kind="play_now"),
             )
             version = game.version
             for person in people[1:]:

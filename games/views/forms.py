@@ -54,6 +54,16 @@ class GameCreateForm(forms.Form):
     is_public = forms.BooleanField(
         label=_("List on the home page so anyone can join"), required=False
     )
+    chat = forms.ChoiceField(
+        label=_("Table talk"),
+        choices=[
+            ("", _("Automatic: free text at a table by link, quick phrases at a public one")),
+            ("text", _("Quick phrases and free text")),
+            ("phrases", _("Quick phrases only")),
+            ("off", _("No chat")),
+        ],
+        required=False,
+    )
     coach_hints = forms.ChoiceField(
         label=_("Coach hints"),
         choices=[

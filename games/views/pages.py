@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET
 
 from games import selectors
 from games.models import Player, Ruleset
-from games.views.common import HtmxHttpRequest, game_or_404
+from games.selectors import chat as chat_selectors
+from games.views.common import HtmxHttpRequest, game_or_404, player_for
 
 
 @require_GET
@@ -46,7 +47,9 @@ def game_replay(request: HttpRequest, code: str) -> HttpResponse:
         error, status = gettext("That link names no moment of this game; here is its start."), 400
     moment = (seat, decision) if seat is not None and decision is not None else None
     replay = selectors.replay_view(game, version, moment)
-    context = {"r": replay, "game": game, "error": error}
+    step_version = replay.steps[replay.index].version if replay and replay.steps else 0
+    chat = chat_selectors.chat_messages(game, player_for(request), up_to_version=step_version)
+    context = {"r": replay, "game": game, "error": error, "chat": chat}
     return render(request, "games/replay.html", context, status=status)
 
 

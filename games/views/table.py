@@ -21,6 +21,7 @@ from games import selectors, services
 from games.clock import clock
 from games.live import rendering
 from games.models import Player
+from games.selectors import chat as chat_selectors
 from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
 from games.views.common import (
@@ -77,6 +78,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 pace=form.cleaned_data.get("pace") or None,
                 feedback=form.cleaned_data["feedback"],
                 rated=form.cleaned_data["rated"],
+                chat=form.cleaned_data.get("chat") or None,
             )
         except GameError as error:
             form.add_error(None, str(error))
@@ -125,6 +127,7 @@ def render_game(
         "error": error,
         "presence": selectors.presence_view(snapshot.game.code),
         "server_now": clock.now(),
+        "chat": chat_selectors.chat_view(snapshot.game, viewer),
     }
     return render(request, "games/room.html", context, status=status)
 

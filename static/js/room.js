@@ -9,3 +9,4 @@ import "./seeds.js";
 import "./room/clock.js";
 import "./room/notifications.js";
 import "./room/layout.js";
+import "./room/chat.js";

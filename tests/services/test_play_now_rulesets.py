@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import BotLevel, Game, Rating, Ticket
+from games.models import BotLevel, Game, Rating, TableChat, Ticket
 from games.selectors.play_now import computer_for, play_status, public_rating
 from games.services import GameError
 from games.services import play_now as queue
@@ -64,3 +64,9 @@ def test_the_computer_instead_plays_the_chosen_rule_set_at_the_rating_kept_for_i
     game = queue.play_computer(player=ann, level=computer_for(ann, "yatzy").level)
     assert game.ruleset == "yatzy"
     assert game.seats.filter(bot=strongest.value).exists()
+
+
+def test_strangers_matched_by_play_now_talk_in_quick_phrases_only(ann, ben):
+    queue.play_join(player=ann, choices=Choices(pace="live", players=2, rated=False))
+    ticket = queue.play_join(player=ben, choices=Choices(pace="live", players=2, rated=False))
+    assert TableChat.objects.get(game=ticket.game).level == "phrases"
