@@ -6,6 +6,13 @@ from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Ratin
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
+from games.models.push import (
+    Channel,
+    NotificationSettings,
+    PushDelivery,
+    PushKind,
+    PushSubscription,
+)
 from games.models.social import (
     Block,
     FriendRequest,
@@ -38,6 +45,7 @@ __all__ = [
     "OFF_THE_LEADERBOARD",
     "Block",
     "BotLevel",
+    "Channel",
     "Connection",
     "FairPlayReview",
     "FriendRequest",
@@ -50,11 +58,15 @@ __all__ = [
     "LastSeen",
     "LiveServer",
     "Move",
+    "NotificationSettings",
     "Pace",
     "Player",
     "PracticeAnswer",
     "PracticeRecord",
     "Profile",
+    "PushDelivery",
+    "PushKind",
+    "PushSubscription",
     "Rating",
     "RetiredUsername",
     "Seat",
