@@ -237,7 +237,7 @@ def _insert_for(
             " WHERE user_id = %s ON CONFLICT DO NOTHING",
             [kind, game_id, sender_id, turn, at, at, user_id],
         )
-        return max(cursor.rowcount, 0)
+        return max(int(cursor.rowcount), 0)
 
 
 def turn_began(game: Game, seat: Seat, turn_number: int) -> None:

@@ -145,6 +145,7 @@ def subscribe(request: HttpRequest) -> HttpResponse:
     data = _posted(request)
     if isinstance(data, JsonResponse):
         return data
+    assert request.user.pk is not None  # signed in (_posted)
     keys = data.get("keys")
     if not isinstance(keys, dict):
         return _refusal(_("That is not a push subscription."))
@@ -165,6 +166,7 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
     data = _posted(request)
     if isinstance(data, JsonResponse):
         return data
+    assert request.user.pk is not None  # signed in (_posted)
     push_service.push_unsubscribe(user_id=request.user.pk, endpoint=data.get("endpoint"))
     return HttpResponse(status=204)
 
