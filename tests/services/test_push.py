@@ -364,3 +364,26 @@ def test_the_your_turn_rows_are_one_insert_and_none_without_devices(
         push.turn_began(game, seat, 1)
     assert not PushDelivery.objects.exists()
     assert PushKind.YOUR_TURN in push.NOTIFIED_KINDS
+
+
+def test_a_push_the_service_refuses_for_good_is_not_tried_again(stand_in, alice, frozen_clock):
+    phone = device_of(stand_in, alice)
+    phone.answers.append(400)
+    services.push_test(user_id=alice.pk)
+
+    pushes.sweep()
+    frozen_clock.advance(hours=2)
+
+    assert pushes.sweep() == 0 and phone.received == []
+    assert PushSubscription.objects.exists()  # the device stays: only a 404 or 410 ends it
+
+
+def test_webpush_keys_prints_a_pair_the_push_api_takes(capsys):
+    from django.core.management import call_command
+
+    call_command("webpush_keys")
+    lines = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
+
+    public = lines["WEBPUSH_VAPID_PUBLIC_KEY"]
+    assert len(public) == 87 and public.startswith("B")  # 65 bytes, uncompressed point
+    assert len(lines["WEBPUSH_VAPID_PRIVATE_KEY"]) == 43  # 32 bytes
