@@ -9,13 +9,20 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, chat, friends, inbox, pages, play_now, table
+from games.views import accounts, chat, friends, inbox, pages, play_now, push, table
 from games.views.practice import practice_page
 
 converters.register()
 
 urlpatterns = [
     path("", table.home, name="home"),
+    path("manifest.webmanifest", push.manifest, name="manifest"),
+    path("sw.js", push.service_worker, name="service_worker"),
+    path("offline/", push.offline, name="offline"),
+    path("push/subscribe/", push.subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", push.unsubscribe, name="push_unsubscribe"),
+    path("push/test/", push.send_test, name="push_test"),
+    path("accounts/notifications/", push.notification_settings, name="notification_settings"),
     path("games/new/", limit_table_creation(inbox.inviting(table.game_create)), name="game_create"),
     path("practice/", practice_page, name="practice"),
     path("play/", limit_table_creation(play_now.play), name="play"),

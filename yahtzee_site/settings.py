@@ -365,6 +365,21 @@ JOBS_START_WITH_APPLICATION = env_bool(
 # E-mail (daily games' "your turn" messages): printed to the console unless an SMTP host
 # is given. See the configuration table in docs/deploy.md.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# Web Push (docs/deploy.md, "Notifications"): the VAPID key pair (`manage.py webpush_keys`
+# prints a new one) and the address push services may write to; without keys push is not
+# offered. The site calls only push services on these hosts ("*.name": any name under it;
+# "name:port": that port, else 443 only).
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_SUBJECT = os.environ.get("WEBPUSH_SUBJECT", "mailto:yahtzee@localhost")
+WEBPUSH_ENDPOINT_HOSTS = env_list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,updates.push.services.mozilla.com,"
+    "*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,"
+    "*.push.apple.com",
+)
+WEBPUSH_TIMEOUT_SECONDS = float(os.environ.get("WEBPUSH_TIMEOUT_SECONDS", "10"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",

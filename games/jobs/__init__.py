@@ -36,7 +36,7 @@ from django.db import close_old_connections, connection, transaction
 
 from games import services
 from games.clock import clock
-from games.jobs import autoplay
+from games.jobs import autoplay, pushes
 from games.models import Game
 from games.services import GameError
 from games.services.play_now import play_queue_sweep
@@ -155,6 +155,8 @@ def _run_forever(heartbeat: float, tick: float) -> None:
                 beat()
                 last_beat = time.monotonic()
             while sweep() >= CLAIMED_PER_SWEEP:
+                pass
+            while pushes.sweep() >= CLAIMED_PER_SWEEP:  # notifications due (Web Push)
                 pass
         except Exception:  # a passing database hiccup must not stop the heartbeat
             logger.exception("the process's periodic task failed")

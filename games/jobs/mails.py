@@ -14,8 +14,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Seat
+from games.models import Channel, Seat
 from games.models.accounts import Profile
+from games.services.push import wants
 from games.snapshots import Snapshot
 
 
@@ -27,13 +28,13 @@ def _send(snapshot: Snapshot, seat: Seat, template: str) -> bool:
 
     email = get_user_model().objects.filter(pk=seat.user_id).values_list("email", flat=True)
     address = email.first()
-    if not address:
+    if not address or not wants(seat.user_id, template, Channel.EMAIL):
         return False
-    with translation.override(_language_of(seat.user_id)):
+    with translation.override(language_of(seat.user_id)):
         return _send_to(snapshot, seat, template, address)
 
 
-def _language_of(user_id: int) -> str:
+def language_of(user_id: int) -> str:
     """The language the account chose (English if it never did): no request to read a
     browser's language from here."""
     chosen = Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()

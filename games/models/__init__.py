@@ -20,6 +20,13 @@ from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, Pace, Ruleset
 from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
+from games.models.push import (
+    Channel,
+    NotificationSettings,
+    PushDelivery,
+    PushKind,
+    PushSubscription,
+)
 from games.models.social import (
     Block,
     FriendRequest,
@@ -54,6 +61,7 @@ __all__ = [
     "PHRASES",
     "Block",
     "BotLevel",
+    "Channel",
     "ChatLevel",
     "ChatMessage",
     "ChatMute",
@@ -72,11 +80,15 @@ __all__ = [
     "LastSeen",
     "LiveServer",
     "Move",
+    "NotificationSettings",
     "Pace",
     "Player",
     "PracticeAnswer",
     "PracticeRecord",
     "Profile",
+    "PushDelivery",
+    "PushKind",
+    "PushSubscription",
     "QueueLock",
     "Rating",
     "RetiredUsername",

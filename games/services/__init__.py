@@ -23,6 +23,7 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.friends`: friend requests, friends, blocks, who may reach an account;
 * :mod:`.invitations`: invitations to a table, ended when it starts or closes;
 * :mod:`.inbox`: an account's inbox (its entries, read and dismissed) and its live notices;
+* :mod:`.push`: Web Push: an account's devices, its notification settings, the pushes due;
 * :mod:`.writes`: what they share (lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """
@@ -70,6 +71,13 @@ from games.services.mail_marks import mail_marked
 from games.services.player_names import MAX_NAME, clean_name
 from games.services.practice import practice_answer
 from games.services.presence import presence_close, presence_open, server_heartbeat
+from games.services.push import (
+    notification_channels,
+    notification_channels_set,
+    push_subscribe,
+    push_test,
+    push_unsubscribe,
+)
 from games.services.review import review_store
 from games.services.site_presence import site_presence_close, site_presence_open
 from games.services.turn_clock import reschedule, turn_expire
@@ -110,11 +118,16 @@ __all__ = [
     "invitation_send",
     "invitations_send",
     "mail_marked",
+    "notification_channels",
+    "notification_channels_set",
     "on_game_changed",
     "on_inbox_changed",
     "practice_answer",
     "presence_close",
     "presence_open",
+    "push_subscribe",
+    "push_test",
+    "push_unsubscribe",
     "reschedule",
     "review_store",
     "seat_return",

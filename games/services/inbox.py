@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from games.models import Game, InboxItem, Pace, Seat
 from games.services.errors import GameError, GameNotFound
+from games.services.push import inbox_item_added
 
 # The paces slow enough for a "your turn" entry: nobody waits at the table for them.
 SLOW_PACES = frozenset({Pace.DAILY, Pace.RELAXED})
@@ -71,6 +72,7 @@ def inbox_add(
         details=details or {},
     )
     tell(notice or InboxNotice(user_id=user_id))
+    inbox_item_added(item)  # pushed to the account's devices, within the limits
     return item
 
 

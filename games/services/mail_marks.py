@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.services.push import last_hour_began
 from games.services.turn_clock import PLAN_FIELDS, plan
 from games.services.writes import locked_game
 
@@ -18,6 +19,10 @@ def mail_marked(*, code: str, version: int, field: str, turn: int) -> bool:
         return False
     setattr(game, field, turn)
     seats = list(game.seats.order_by("position"))
+    if field == "reminded_turn":  # "an hour left" pushed to the player's devices
+        state = game.engine_state(seats)
+        if state.current_seat is not None:
+            last_hour_began(game, seats[state.current_seat], turn)
     plan(game, seats, new_turn=False)
     game.save(update_fields=[field, *PLAN_FIELDS])
     return True

@@ -23,6 +23,7 @@ from games.clock import clock
 from games.models import Game, Pace, Player, Seat
 from games.services.errors import GameError, NotAllowed
 from games.services.inbox import your_turn_noted
+from games.services.push import turn_began
 from games.services.writes import bump, check_version, locked_game
 from games.snapshots import Snapshot
 
@@ -63,6 +64,7 @@ def plan(
     turn_time = Pace(game.pace).turn_time
     if new_turn:
         your_turn_noted(game, seat, state.turn_number)  # a slow table's inbox entry
+        turn_began(game, seat, state.turn_number)  # "your turn" pushed to their devices
     if seat.bot or seat.coach_plays:
         game.turn_deadline = None
         game.due_at = now + human_pace()
