@@ -166,13 +166,18 @@ def finished(player: services.Player, **extra: object) -> Game:
 
 @pytest.mark.django_db
 def test_the_seed_stays_secret_after_the_game_until_the_shared_moment(
-    ann: services.Player, client, frozen_clock
+    ann: services.Player, alice_client, client, frozen_clock
 ) -> None:
     game = finished(ann, seed_secret_until=frozen_clock.now() + timedelta(hours=3))
-    assert "dice_seed" not in client.get(f"/g/{game.code}/state.json").json()
+    assert "dice_seed" not in alice_client.get(f"/g/{game.code}/state.json").json()
     with pytest.raises(CommandError, match="still roll"):
         call_command("verify_dice", game.code, stdout=StringIO())
+    # Nobody else sees its dice while others may still be rolling them.
+    for page in ("", "state.json", "moves.json", "replay/"):
+        answer = client.get(f"/g/{game.code}/{page}")
+        assert answer.status_code == 403 and "same dice" in answer.content.decode()
     frozen_clock.advance(hours=3)
+    assert client.get(f"/g/{game.code}/replay/").status_code == 200
     state = client.get(f"/g/{game.code}/state.json").json()
     assert state["dice_seed"] == SEED.hex() and state["dice_draw"] == "same"
 

@@ -1,8 +1,10 @@
 """Persistence: a game's tables (the game, its seats, its move log), the choices a table is
 opened with, accounts (profile, rating, practice, retired usernames), fair-play reviews, who
-is connected, and the people around a game (friends, blocks, invitations, the inbox)."""
+is connected, the people around a game (friends, blocks, invitations, the inbox), and the
+daily game."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
+from games.models.daily import DailyDay, DailyEntry, DailyReminder, day_start, ruleset_of
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
 from games.models.options import BotLevel, DiceDraw, Pace, Ruleset
 from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
@@ -40,6 +42,9 @@ __all__ = [
     "Block",
     "BotLevel",
     "Connection",
+    "DailyDay",
+    "DailyEntry",
+    "DailyReminder",
     "DiceDraw",
     "FairPlayReview",
     "FriendRequest",
@@ -66,8 +71,10 @@ __all__ = [
     "SocialSettings",
     "Ticket",
     "TicketPage",
+    "day_start",
     "matching_key",
     "new_game_code",
     "no_holds",
+    "ruleset_of",
     "seat_name",
 ]
