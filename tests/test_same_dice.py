@@ -173,7 +173,7 @@ def test_the_seed_stays_secret_after_the_game_until_the_shared_moment(
     with pytest.raises(CommandError, match="still roll"):
         call_command("verify_dice", game.code, stdout=StringIO())
     # Nobody else sees its dice while others may still be rolling them.
-    for page in ("", "state.json", "moves.json", "replay/"):
+    for page in ("", "state.json", "moves.json", "replay/", "verify/"):
         answer = client.get(f"/g/{game.code}/{page}")
         assert answer.status_code == 403 and "same dice" in answer.content.decode()
     frozen_clock.advance(hours=3)

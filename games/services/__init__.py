@@ -24,6 +24,7 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.friends`: friend requests, friends, blocks, who may reach an account;
 * :mod:`.invitations`: invitations to a table, ended when it starts or closes;
 * :mod:`.inbox`: an account's inbox (its entries, read and dismissed) and its live notices;
+* :mod:`.daily`: the daily game (its days, one game each, the coach's game, reminders);
 * :mod:`.writes`: what they share (lock, version check, announcement);
 * :mod:`.errors`: the refusals, sentences for the player and free of HTTP.
 """

@@ -33,7 +33,7 @@ from games.rules import Rules
 from games.services import lobby
 from games.services.errors import NotAllowed
 from games.services.inbox import inbox_add
-from games.strategy import advisor_for
+from games.strategy import Advisor, advisor_if_ready
 from games.strategy.bots import choose_action
 
 
@@ -105,12 +105,10 @@ def _start(day: DailyDay, player: Player) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def coach_game(ruleset: str, seed: bytes) -> engine.GameState:
+def coach_game(advisor: Advisor, ruleset: str, seed: bytes) -> engine.GameState:
     """The coach's own solo game on the same dice: best play (games/strategy/bots.py,
-    ``optimal``) for the rule set, every roll from the same-dice draw. Pure but for the
-    advisor's table, loaded (or solved) once per process."""
+    ``optimal``) with ``advisor``, the rule set's, every roll from the same-dice draw."""
     rules = Rules(ruleset=ruleset)
-    advisor = advisor_for(rules, settings.STRATEGY_CACHE_DIR)
     draw = fair.SameDice(seed)
     state = engine.start(1, rules, draw.for_rolloff(1))
     while not state.is_finished:
@@ -125,11 +123,16 @@ def coach_game(ruleset: str, seed: bytes) -> engine.GameState:
 
 def daily_coach_play(*, day_id: int) -> DailyDay:
     """The coach's game of a day, played once and kept (a second call, or another process
-    at the same moment, keeps the first one's: the same dice give the same game)."""
+    at the same moment, keeps the first one's: the same dice give the same game). While the
+    rule set's table is not ready (being loaded or built, or a rule set the solver cannot
+    play yet) nothing is played: the day shows no coach's game until a later call."""
     day = DailyDay.objects.get(pk=day_id)
     if day.coach_total is not None:
         return day
-    card = coach_game(day.ruleset, bytes.fromhex(day.seed)).cards[0]
+    advisor = advisor_if_ready(Rules(ruleset=day.ruleset), settings.STRATEGY_CACHE_DIR)
+    if advisor is None:
+        return day
+    card = coach_game(advisor, day.ruleset, bytes.fromhex(day.seed)).cards[0]
     DailyDay.objects.filter(pk=day.pk, coach_total__isnull=True).update(
         coach_card=card.to_dict(), coach_total=card.total
     )

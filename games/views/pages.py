@@ -58,7 +58,9 @@ def game_replay(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def game_verify(request: HttpRequest, code: str) -> HttpResponse:
     """The page that recomputes the game's dice in the browser once the seed is out."""
-    return render(request, "games/verify.html", {"v": selectors.verify_view(game_or_404(code))})
+    game = game_or_404(code)
+    check_shared_dice_hidden(request, game, game.seats.all())
+    return render(request, "games/verify.html", {"v": selectors.verify_view(game)})
 
 
 @require_GET

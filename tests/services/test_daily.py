@@ -113,7 +113,7 @@ def play_out(game: Game, player: Player, clock=None) -> Game:
 def test_the_coach_plays_the_days_dice_once_and_keeps_it(frozen_clock, coach_advisor):
     today, _ = daily_services.daily_days_ensure(now=frozen_clock.now())
     day = daily_services.daily_coach_play(day_id=today.pk)
-    state = daily_services.coach_game("yahtzee", bytes.fromhex(today.seed))
+    state = daily_services.coach_game(coach_advisor, "yahtzee", bytes.fromhex(today.seed))
     assert day.coach_total == state.cards[0].total and day.coach_total > 100
     assert daily_services.daily_coach_play(day_id=today.pk).coach_card == day.coach_card
 
@@ -152,6 +152,13 @@ def test_a_whole_day_on_the_clock_leaderboard_then_the_seed(ann, ben, frozen_clo
     # The next day is a new game, on new dice.
     tomorrow = daily_services.daily_play(player=ann)
     assert tomorrow.pk != mine.pk and tomorrow.server_seed != mine.server_seed
+
+
+def test_without_the_rule_sets_table_the_coach_plays_later(frozen_clock, monkeypatch):
+    today, _ = daily_services.daily_days_ensure(now=frozen_clock.now())
+    monkeypatch.setattr(daily_services, "advisor_if_ready", lambda rules, folder: None)
+    day = daily_services.daily_coach_play(day_id=today.pk)
+    assert day.coach_total is None and day.coach_card is None
 
 
 def test_a_game_finished_after_its_day_is_unranked(ann, frozen_clock):
