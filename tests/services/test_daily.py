@@ -154,6 +154,18 @@ def test_a_whole_day_on_the_clock_leaderboard_then_the_seed(ann, ben, frozen_clo
     assert tomorrow.pk != mine.pk and tomorrow.server_seed != mine.server_seed
 
 
+def test_on_a_sunday_everyone_and_the_coach_play_yacht(ann, frozen_clock, ruleset_advisor):
+    ruleset_advisor("yacht")  # the table, loaded (or built) once per session
+    frozen_clock.moment = datetime(2026, 6, 7, 9, tzinfo=UTC)
+    game = play_out(daily_services.daily_play(player=ann), ann)
+    day = daily_services.daily_coach_play(day_id=DailyDay.objects.get(date="2026-06-07").pk)
+    assert game.ruleset == day.ruleset == "yacht"
+    assert len(game.seats.get().scorecard["boxes"]) == len(day.coach_card["boxes"]) == 12  # type: ignore[index]
+    assert day.coach_total is not None and day.coach_total > 0
+    entry = DailyEntry.objects.get(game=game)
+    assert reads.result_of(entry).share.startswith("Daily Yacht 2026-06-07: ")  # type: ignore[union-attr]
+
+
 def test_without_the_rule_sets_table_the_coach_plays_later(frozen_clock, monkeypatch):
     today, _ = daily_services.daily_days_ensure(now=frozen_clock.now())
     monkeypatch.setattr(daily_services, "advisor_if_ready", lambda rules, folder: None)
