@@ -9,7 +9,7 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, chat, friends, inbox, pages, play_now, push, table
+from games.views import accounts, chat, daily, friends, inbox, pages, play_now, push, table
 from games.views.practice import practice_page
 
 converters.register()
@@ -33,6 +33,12 @@ urlpatterns = [
         name="play_computer",
     ),
     path("play/status.json", play_now.play_status_json, name="play_status"),
+    path("daily/", daily.daily_page, name="daily"),
+    path("daily/play/", limit_table_creation(daily.daily_play), name="daily_play"),
+    path("daily/reminder/", daily.daily_reminder, name="daily_reminder"),
+    path("daily.json", daily.daily_json, name="daily_json"),
+    path("daily/<str:day>.json", daily.daily_day_json, name="daily_day_json"),
+    path("daily/<str:day>/", daily.daily_day, name="daily_day"),
     path("g/<game_code:code>/", table.game_detail, name="game"),
     path("g/<game_code:code>/state.json", table.game_state, name="game_state"),
     path("g/<game_code:code>/moves.json", pages.game_moves, name="game_moves"),

@@ -39,6 +39,7 @@ from games.clock import clock
 from games.jobs import autoplay, pushes
 from games.models import Game
 from games.services import GameError
+from games.services.daily import daily_reminders_send
 from games.services.play_now import play_queue_sweep
 from games.snapshots import Snapshot
 
@@ -133,13 +134,15 @@ def on_change(snapshot: Snapshot) -> None:
 def beat() -> None:
     """One heartbeat of this process, the one its background thread beats: marked alive,
     and when another process is found dead, its pages dropped and their rooms shown who
-    is really there; then the "Play now" queue swept."""
+    is really there; then the "Play now" queue swept and the daily game's reminders sent."""
     for code in services.server_heartbeat(SERVER_ID):
         for listener in list(presence_listeners):
             listener(code)
     # "Play now": tickets whose pages all went (with a dead process too) leave the queue,
     # and any queue that can be matched is.
     play_queue_sweep()
+    # The daily game: the accounts that asked are reminded, once a day, if not played.
+    daily_reminders_send()
 
 
 _wake = threading.Event()

@@ -1,6 +1,7 @@
 """Persistence: a game's tables (the game, its seats, its move log), the choices a table is
 opened with, accounts (profile, rating, practice, retired usernames), fair-play reviews, who
-is connected, and the people around a game (friends, blocks, invitations, the inbox)."""
+is connected, the people around a game (friends, blocks, invitations, the inbox), and the
+daily game."""
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.chat import (
@@ -16,8 +17,9 @@ from games.models.chat import (
     chat_level_default,
     person_key,
 )
+from games.models.daily import DailyDay, DailyEntry, DailyReminder, day_start, ruleset_of
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
-from games.models.options import BotLevel, Pace, Ruleset
+from games.models.options import BotLevel, DiceDraw, Pace, Ruleset
 from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
 from games.models.push import (
@@ -69,6 +71,10 @@ __all__ = [
     "ChatReport",
     "ChatSilence",
     "Connection",
+    "DailyDay",
+    "DailyEntry",
+    "DailyReminder",
+    "DiceDraw",
     "FairPlayReview",
     "FriendRequest",
     "FriendRequestsFrom",
@@ -100,9 +106,11 @@ __all__ = [
     "Ticket",
     "TicketPage",
     "chat_level_default",
+    "day_start",
     "matching_key",
     "new_game_code",
     "no_holds",
     "person_key",
+    "ruleset_of",
     "seat_name",
 ]

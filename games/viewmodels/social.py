@@ -70,6 +70,8 @@ def entry_text(entry: InboxEntry) -> str:
             )
             % values
         )
+    if kind == InboxItem.Kind.DAILY:
+        return gettext("Today's daily game is waiting for you: play it before midnight UTC.")
     return gettext("Something happened at table %(code)s.") % values
 
 

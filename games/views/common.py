@@ -4,14 +4,17 @@ status, and the game (or its snapshot) a link names, else a 404."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 
 from django import forms as django_forms
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from games import selectors
-from games.models import Game, Player
+from games.clock import clock
+from games.models import Game, Player, Seat
 from games.services import GameError, GameNotFound, NotAllowed, OutOfTime, StaleAction
 from games.snapshots import Snapshot
 
@@ -73,3 +76,19 @@ def snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
     if snapshot is None:
         raise Http404(gettext("There is no game with that link."))
     return snapshot
+
+
+def check_shared_dice_hidden(request: HttpRequest, game: Game, seats: Iterable[Seat]) -> None:
+    """A game of the same dice as others still being played (the daily game before its
+    day is over) is shown only to its players: its dice would tell the others theirs."""
+    until = game.seed_secret_until
+    if until is None or clock.now() >= until:
+        return
+    player = player_for(request)
+    if not any(player.is_known and player.owns(seat) for seat in seats):
+        raise PermissionDenied(
+            gettext(
+                "Others are still playing these same dice: this game can be watched once "
+                "its day is over."
+            )
+        )

@@ -11,15 +11,24 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET
 
 from games import selectors
+from games.clock import clock
 from games.models import Player, Ruleset
 from games.selectors import chat as chat_selectors
-from games.views.common import HtmxHttpRequest, game_or_404, player_for
+from games.selectors.daily import daily_record
+from games.views.common import (
+    HtmxHttpRequest,
+    check_shared_dice_hidden,
+    game_or_404,
+    player_for,
+)
 
 
 @require_GET
 def game_moves(request: HttpRequest, code: str) -> JsonResponse:
     """The move log as published for checking the dice (see games/dice.py)."""
-    return JsonResponse(selectors.moves_json(game_or_404(code)))
+    game = game_or_404(code)
+    check_shared_dice_hidden(request, game, game.seats.all())
+    return JsonResponse(selectors.moves_json(game))
 
 
 def _query_number(request: HttpRequest, name: str) -> int | None:
@@ -38,6 +47,7 @@ def game_replay(request: HttpRequest, code: str) -> HttpResponse:
     """A finished (or running) game, move by move: ``?v=N`` opens the move that made
     version N; ``?seat=P&decision=I`` the coach's I-th reviewed decision of seat P."""
     game = game_or_404(code)
+    check_shared_dice_hidden(request, game, game.seats.all())
     error, status = None, 200
     try:
         version = _query_number(request, "v")
@@ -56,7 +66,9 @@ def game_replay(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def game_verify(request: HttpRequest, code: str) -> HttpResponse:
     """The page that recomputes the game's dice in the browser once the seed is out."""
-    return render(request, "games/verify.html", {"v": selectors.verify_view(game_or_404(code))})
+    game = game_or_404(code)
+    check_shared_dice_hidden(request, game, game.seats.all())
+    return render(request, "games/verify.html", {"v": selectors.verify_view(game)})
 
 
 @require_GET
@@ -164,4 +176,6 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     series = selectors.player_series(Player(name=user, user_id=data.user_id))
     viewer = request.user.pk if request.user.is_authenticated else None
     social = selectors.person_box(viewer, user)  # Add friend, Invite to a table
-    return render(request, "games/history.html", {"h": data, "series": series, "social": social})
+    daily = daily_record(data.user_id, clock.now().date()) if data.user_id else None
+    context = {"h": data, "series": series, "social": social, "daily": daily}
+    return render(request, "games/history.html", context)

@@ -26,6 +26,7 @@ from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
 from games.views.common import (
     HtmxHttpRequest,
+    check_shared_dice_hidden,
     form_error,
     game_or_404,
     player_for,
@@ -138,12 +139,16 @@ def game_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    return render_game(request, snapshot_or_404(code))
+    snapshot = snapshot_or_404(code)
+    check_shared_dice_hidden(request, snapshot.game, snapshot.seats)
+    return render_game(request, snapshot)
 
 
 @require_GET
 def game_state(request: HtmxHttpRequest, code: str) -> JsonResponse:
-    return JsonResponse(selectors.state_json(game_or_404(code)))
+    game = game_or_404(code)
+    check_shared_dice_hidden(request, game, game.seats.all())
+    return JsonResponse(selectors.state_json(game))
 
 
 def act(
