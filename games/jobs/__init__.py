@@ -40,6 +40,7 @@ from games.jobs import autoplay
 from games.models import Game
 from games.services import GameError
 from games.services.play_now import play_queue_sweep
+from games.services.tournaments import tournaments_sweep
 from games.snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -140,6 +141,8 @@ def beat() -> None:
     # "Play now": tickets whose pages all went (with a dead process too) leave the queue,
     # and any queue that can be matched is.
     play_queue_sweep()
+    # Arena tournaments: whoever waits is paired, and those whose clock ran out end.
+    tournaments_sweep()
 
 
 _wake = threading.Event()

@@ -30,6 +30,7 @@ from games.models.tables import (
     no_holds,
     seat_name,
 )
+from games.models.tournaments import Entry, Result, Tournament, TournamentTable
 
 __all__ = [
     "CODE_ALPHABET",
@@ -40,6 +41,7 @@ __all__ = [
     "Block",
     "BotLevel",
     "Connection",
+    "Entry",
     "FairPlayReview",
     "FriendRequest",
     "FriendRequestsFrom",
@@ -58,6 +60,7 @@ __all__ = [
     "Profile",
     "QueueLock",
     "Rating",
+    "Result",
     "RetiredUsername",
     "Ruleset",
     "Seat",
@@ -65,6 +68,8 @@ __all__ = [
     "SocialSettings",
     "Ticket",
     "TicketPage",
+    "Tournament",
+    "TournamentTable",
     "matching_key",
     "new_game_code",
     "no_holds",

@@ -170,6 +170,7 @@ class InboxItem(models.Model):
         FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
         YOUR_TURN = "your_turn", _("Your turn")
         GAME_OVER = "game_over", _("Game over")
+        TOURNAMENT = "tournament", _("Tournament")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="inbox_items"

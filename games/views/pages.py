@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from games import selectors
 from games.models import Player, Ruleset
+from games.selectors.tournaments import tournaments_played
 from games.views.common import HtmxHttpRequest, game_or_404
 
 
@@ -161,4 +162,6 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     series = selectors.player_series(Player(name=user, user_id=data.user_id))
     viewer = request.user.pk if request.user.is_authenticated else None
     social = selectors.person_box(viewer, user)  # Add friend, Invite to a table
-    return render(request, "games/history.html", {"h": data, "series": series, "social": social})
+    played = tournaments_played(data.user_id) if data.user_id else []
+    context = {"h": data, "series": series, "social": social, "tournaments_played": played}
+    return render(request, "games/history.html", context)

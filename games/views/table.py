@@ -21,6 +21,7 @@ from games import selectors, services
 from games.clock import clock
 from games.live import rendering
 from games.models import Player
+from games.selectors.tournaments import tournaments_pinned
 from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
 from games.views.common import (
@@ -56,6 +57,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "my_games": selectors.player_games(player),
             "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
+            "pinned_tournaments": tournaments_pinned(),
         },
     )
 
@@ -95,6 +97,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             "my_games": selectors.player_games(player),
             "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
+            "pinned_tournaments": tournaments_pinned(),
         },
         status=status,
     )
