@@ -42,6 +42,8 @@ GAME_WIRE_FIELDS = (
     "held",
     "rolls_left",
     "dice_cursor",
+    "dice_draw",
+    "seed_secret_until",
     "series_length",
     "series_game",
     "series_first_id",
@@ -53,7 +55,7 @@ GAME_WIRE_FIELDS = (
     "reminded_turn",
 )
 # Moments travel as ISO 8601 text.
-TIME_WIRE_FIELDS = ("turn_started_at", "turn_deadline", "finished_at")
+TIME_WIRE_FIELDS = ("turn_started_at", "turn_deadline", "finished_at", "seed_secret_until")
 SEAT_WIRE_FIELDS = (
     "id",
     "position",

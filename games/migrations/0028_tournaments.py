@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0023_rulesets'),
+        ('games', '0027_daily'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

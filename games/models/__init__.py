@@ -4,7 +4,7 @@ is connected, and the people around a game (friends, blocks, invitations, the in
 
 from games.models.accounts import PracticeAnswer, PracticeRecord, Profile, Rating, RetiredUsername
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
-from games.models.options import BotLevel, Pace, Ruleset
+from games.models.options import BotLevel, DiceDraw, Pace, Ruleset
 from games.models.play_now import QueueLock, Ticket, TicketPage, matching_key
 from games.models.presence import Connection, LastSeen, LiveServer, SiteConnection
 from games.models.social import (
@@ -41,6 +41,7 @@ __all__ = [
     "Block",
     "BotLevel",
     "Connection",
+    "DiceDraw",
     "Entry",
     "FairPlayReview",
     "FriendRequest",

@@ -43,6 +43,13 @@ class Ruleset(models.TextChoices):
         return cls(raw) if raw in cls.values else None
 
 
+class DiceDraw(models.TextChoices):
+    """How a game's dice are drawn (docs/fair-dice.md)."""
+
+    FAIR = "fair", _("Fair dice: the game's own stream")
+    SAME = "same", _("The same dice for everyone")
+
+
 class Pace(models.TextChoices):
     """How long each turn may take, chosen when the table is opened."""
 

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import dice
+from games.clock import clock
 from games.engine import NO_HOLDS, TABLE_KEYS, GameState
-from games.models.options import BotLevel, Pace, Ruleset
+from games.models.options import BotLevel, DiceDraw, Pace, Ruleset
 from games.rules import Rules
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i
@@ -115,6 +116,14 @@ class Game(models.Model):
     # revealed once the game has ended) and how many bytes of its stream have been read.
     server_seed = models.CharField(max_length=64, blank=True, editable=False)
     dice_cursor = models.PositiveIntegerField(default=0)
+    # How the dice are drawn: "fair", the game's own stream from its server seed and its
+    # seats' seeds; "same", the same-dice draw (games/dice.py, SameDice): ``server_seed``
+    # is then the seed shared by every game of the same dice (a daily game, an arena round),
+    # set when the game is made.
+    dice_draw = models.CharField(max_length=4, choices=DiceDraw, default=DiceDraw.FAIR)
+    # The seed stays secret until this moment even once the game has ended (None: revealed
+    # at the end): other games still roll the same dice until then.
+    seed_secret_until = models.DateTimeField(null=True, blank=True)
 
     review = models.JSONField(null=True, blank=True)  # the coach's review, once the game is over
     # A series of 1-6 games on one score pad: this is game ``series_game`` of
@@ -178,9 +187,21 @@ class Game(models.Model):
         return self.published_commitment
 
     @property
+    def seed_is_out(self) -> bool:
+        """Ended, and past ``seed_secret_until`` if the seed is shared with other games."""
+        if not self.has_ended:
+            return False
+        return self.seed_secret_until is None or clock.now() >= self.seed_secret_until
+
+    @property
     def revealed_seed(self) -> str:
-        """The server seed in hex once the game has ended, else ""."""
-        return self.server_seed if self.has_ended else ""
+        """The server seed in hex once the game has ended (and, for a seed other games
+        share, once they can roll no more with it), else ""."""
+        return self.server_seed if self.seed_is_out else ""
+
+    @property
+    def same_dice(self) -> bool:
+        return self.dice_draw == DiceDraw.SAME
 
     def engine_state(self, seats: list[Seat]) -> GameState:
         """The engine's view of this started game; ``seats`` ordered by position. The row

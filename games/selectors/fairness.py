@@ -48,6 +48,8 @@ class RollRow:
     dice: str  # the five faces, "31456"
     held: str  # which were kept, "01000" (all "0" in the roll-off)
     first_of_turn: bool = False  # a turn's first roll: its kept dice come from no roll before
+    # The same-dice draw's message for this roll ("3:2", "rolloff:1:0"); "" for fair dice.
+    message: str = ""
 
     @property
     def kept(self) -> str:
@@ -68,16 +70,28 @@ def verify_view(game: Game) -> VerifyView:
     seats = list(game.seats.order_by("position"))
     names = {seat.position: seat.display_name for seat in seats}
     rows: list[RollRow] = []
-    in_turn = False  # a roll since the last box scored
+    same = game.same_dice
+    roll = 0  # rolls since the last box scored
+    scored: dict[int, int] = {}  # boxes each seat has scored: its turn is one more
     moves = cast("list[dict[str, Any]]", moves_json(game)["moves"])  # as moves_json builds it
     for move in moves:
         if move["kind"] == "start":
-            for round_ in move["rolloff"]:
+            for number, round_ in enumerate(move["rolloff"], start=1):
                 for seat, dice in round_:
+                    message = f"rolloff:{number}:{seat}" if same else ""
                     rows.append(
-                        RollRow(move["version"], True, names.get(seat, ""), _text(dice), "00000")
+                        RollRow(
+                            move["version"],
+                            True,
+                            names.get(seat, ""),
+                            _text(dice),
+                            "00000",
+                            message=message,
+                        )
                     )
         elif move["kind"] == "roll":
+            roll += 1
+            turn = scored.get(move["seat"], 0) + 1
             rows.append(
                 RollRow(
                     move["version"],
@@ -85,12 +99,13 @@ def verify_view(game: Game) -> VerifyView:
                     names.get(move["seat"], ""),
                     _text(move["dice"]),
                     "".join("1" if h else "0" for h in move["held"]),
-                    first_of_turn=not in_turn,
+                    first_of_turn=roll == 1,
+                    message=f"{turn}:{roll}" if same else "",
                 )
             )
-            in_turn = True
         elif move["kind"] == "score":
-            in_turn = False
+            roll = 0
+            scored[move["seat"]] = scored.get(move["seat"], 0) + 1
     return VerifyView(
         game=game,
         commitment=game.dice_commitment,

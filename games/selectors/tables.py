@@ -134,6 +134,8 @@ def state_json(game: Game) -> dict[str, object]:
         # The provably fair dice (games/dice.py): the promise from the start, the seed
         # once the game has ended.
         "dice_commitment": game.dice_commitment or None,
+        # "fair" (the game's own stream) or "same" (the same-dice draw: docs/fair-dice.md).
+        "dice_draw": game.dice_draw,
         "pace": game.pace,
         # Rated games move ratings and show no coach while they run; casual ones do neither.
         "rated": game.rated,

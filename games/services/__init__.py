@@ -19,7 +19,8 @@ engine decide, save, log the move, and announce the new version once it has comm
 * :mod:`.practice`: a practice answer;
 * :mod:`.accounts`: a guest's seats follow them into their account; the account's language;
   deleting an account;
-* :mod:`.dice_supply`: where the dice come from (each game's fair stream, or a test's);
+* :mod:`.dice_supply`: where the dice come from (each game's fair stream, the same-dice
+  draw of a seed several games share, or a test's);
 * :mod:`.friends`: friend requests, friends, blocks, who may reach an account;
 * :mod:`.invitations`: invitations to a table, ended when it starts or closes;
 * :mod:`.inbox`: an account's inbox (its entries, read and dismissed) and its live notices;

@@ -1,15 +1,16 @@
-"""Where the server's dice come from: each game's own provably fair stream, or the seeded
-source a test puts in its place."""
+"""Where the server's dice come from: each game's own provably fair stream, the same-dice
+draw of a game that shares its seed with others, or the seeded source a test puts in its
+place."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
 
-from games import caches
+from games import caches, engine
 from games import dice as fair
 from games.engine import DiceSource
-from games.models import Game, Seat
+from games.models import DiceDraw, Game, Seat
 
 # The secret server seed of each game this process has rolled for from a copy without it (a
 # snapshot from another process: the wire leaves the seed out), so that such a roll reads
@@ -56,9 +57,24 @@ class DiceSupply:
         return seed
 
     def for_game(self, game: Game, seats: Sequence[Seat]) -> DiceSource:
+        """The source of the game's next dice: for the roll-off while it is in its lobby,
+        else for the roll the game's row stands before."""
         if self.source is not None:
             return self.source
+        if game.dice_draw == DiceDraw.SAME:
+            return self.same_dice(game, seats)
         return self.stream(game, seats) or secrets.SystemRandom()
+
+    def same_dice(self, game: Game, seats: Sequence[Seat]) -> fair.Drawn:
+        """The same-dice draw's dice for the game's next roll (or its roll-off): turn t is
+        the round (the player's own turn number), roll r the roll of that turn."""
+        seed = bytes.fromhex(game.server_seed or self._seed_of(game))
+        draw = fair.SameDice(seed)
+        if game.status == Game.Status.LOBBY:
+            return draw.for_rolloff(len(seats))
+        turn = game.turn_number // game.seat_count + 1
+        roll = engine.ROLLS_PER_TURN - game.rolls_left + 1
+        return draw.for_roll(turn, roll, game.held)
 
     def advance(self, game: Game, source: DiceSource | None) -> None:
         """Keep the stream's new position on the game row (the caller saves); ``source`` is

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_noop
@@ -13,7 +14,7 @@ from games import dice as fair
 from games import engine
 from games.clock import clock
 from games.engine import DiceSource
-from games.models import BotLevel, Game, Invitation, Move, Pace, Player, Seat
+from games.models import BotLevel, DiceDraw, Game, Invitation, Move, Pace, Player, Seat
 from games.rules import Rules
 from games.services.absence import game_leave_playing
 from games.services.dice_supply import dice_supply
@@ -73,8 +74,16 @@ def game_create(
     pace: Pace | str | None = None,
     feedback: bool = False,
     rated: bool = True,
+    dice_draw: DiceDraw | str = DiceDraw.FAIR,
+    dice_seed: bytes | None = None,
+    seed_secret_until: datetime | None = None,
 ) -> Game:
     """A new game in its lobby, with the creator in the first seat.
+
+    ``dice_draw="same"`` with ``dice_seed`` (32 bytes): the same-dice draw, so every game
+    made with that seed rolls the same dice on each turn and roll (games/dice.py,
+    ``SameDice``); its commitment shows from now on, and the seed stays secret until the
+    game has ended and, if given, ``seed_secret_until`` has come (while others still play).
 
     ``rated``: the game moves ratings and shows no coach while it runs, so asking for
     hints or feedback with it is refused; a table of one seat is casual whatever is asked,
@@ -89,6 +98,7 @@ def game_create(
     if not 1 <= seat_count <= engine.MAX_SEATS:
         raise GameError(gettext("A game has 1 to %(seats)d seats.") % {"seats": engine.MAX_SEATS})
     rules = rules or Rules()
+    same = _same_dice_seed(dice_draw, dice_seed)
     if not 1 <= series <= MAX_SERIES:
         raise GameError(gettext("A series has 1 to 6 games."))
     client_seed = clean_client_seed(client_seed)
@@ -115,9 +125,23 @@ def game_create(
         host_user_id=player.user_id,
         host_guest="" if player.user_id else player.guest,
         series_length=series,
+        dice_draw=DiceDraw.SAME if same else DiceDraw.FAIR,
+        server_seed=same.hex() if same else "",
+        seed_secret_until=seed_secret_until if same else None,
     )
     _take_seat(game, player, 0, client_seed)
     return game
+
+
+def _same_dice_seed(dice_draw: DiceDraw | str, dice_seed: bytes | None) -> bytes | None:
+    """The shared seed of a same-dice game (None for the fair stream); refused if unsound."""
+    if dice_draw not in DiceDraw.values:
+        raise GameError(gettext("The dice are drawn fair or the same for everyone."))
+    if dice_draw == DiceDraw.FAIR:
+        return None
+    if not isinstance(dice_seed, bytes) or len(dice_seed) != fair.SEED_BYTES:
+        raise GameError(gettext("The same dice need a seed of 32 bytes."))
+    return dice_seed
 
 
 def _lobby_for_host(
@@ -248,7 +272,8 @@ def game_start(
         if not seat.client_seed:
             seat.client_seed = fair.new_client_seed()
             seat.save(update_fields=["client_seed"])
-    game.server_seed = dice_supply.new_server_seed().hex()
+    if game.dice_draw != DiceDraw.SAME:  # a same-dice game has had its shared seed from the start
+        game.server_seed = dice_supply.new_server_seed().hex()
     game.dice_cursor = 0
     source = rng or dice_supply.for_game(game, seats)
     state = engine.start(len(seats), game.rules, source)

@@ -2,6 +2,9 @@
 // (games/dice.py): key = HMAC-SHA256(server seed, client seeds joined by "\n");
 // block n = HMAC-SHA256(key, decimal n); bytes in order, b >= 252 skipped, die = b % 6 + 1.
 // A kept die is not drawn: it is the die at its position after the turn's roll before.
+// The same-dice draw (data-draw="same"): each row names its message ("t:r", or
+// "rolloff:k:s"); its dice are the usable bytes of HMAC-SHA256(seed, message), then of
+// message + ":1", ":2"... should fewer than five be usable; kept dice stay as before.
 // The server renders the rolls; this only writes each row's verdict.
 (function () {
   "use strict";
@@ -45,6 +48,16 @@
     }
   };
 
+  async function sameDice(seedBytes, message) {
+    var faces = [];
+    for (var extra = 0; faces.length < 5; extra++) {
+      var text = extra === 0 ? message : message + ":" + extra;
+      var digest = await hmac(seedBytes, encoder.encode(text));
+      for (var i = 0; i < digest.length; i++) if (digest[i] < 252) faces.push((digest[i] % 6) + 1);
+    }
+    return faces.slice(0, 5).join("");
+  }
+
   async function check(root) {
     var seed = root.getAttribute("data-seed");
     if (!seed) return;
@@ -63,6 +76,7 @@
     var clientSeeds = Array.prototype.map.call(
       root.querySelectorAll("[data-client-seed]"),
       function (el) { return el.getAttribute("data-client-seed"); });
+    var same = root.getAttribute("data-draw") === "same";
     var key = await hmac(seedBytes, encoder.encode(clientSeeds.join("\n")));
     var stream = new Stream(key);
     var rows = root.querySelectorAll("tr[data-roll]");
@@ -73,9 +87,10 @@
       var held = rows[i].getAttribute("data-held");
       if (rows[i].hasAttribute("data-first-roll")) before = null;
       var expected = "";
+      var fresh = same ? await sameDice(seedBytes, rows[i].getAttribute("data-message")) : null;
       for (var p = 0; p < 5; p++) {
         expected += before !== null && held.charAt(p) === "1"
-          ? before.charAt(p) : String(await stream.nextDie());
+          ? before.charAt(p) : (same ? fresh.charAt(p) : String(await stream.nextDie()));
       }
       before = dice;
       var ok = expected === dice;

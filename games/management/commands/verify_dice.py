@@ -12,7 +12,8 @@ from games import dice, selectors
 class Command(BaseCommand):
     help = (
         "Check that every die of a game came from its seeds: the server seed revealed at the "
-        "end and the players' seeds, by the published recipe (games/dice.py)."
+        "end and the players' seeds, or the shared seed of the same-dice draw, by the "
+        "published recipe (games/dice.py)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -23,6 +24,11 @@ class Command(BaseCommand):
         if game is None:
             raise CommandError("There is no game with that code.")
         if not game.revealed_seed:
+            if game.has_ended:
+                raise CommandError(
+                    "This game has ended, but other games still roll its same dice: its seed "
+                    "stays secret until they are over."
+                )
             raise CommandError(
                 "This game has not ended yet: its server seed stays secret until it has."
             )
@@ -30,7 +36,12 @@ class Command(BaseCommand):
         moves = selectors.moves_json(game)["moves"]
         self.stdout.write(f"Dice commitment: {game.dice_commitment}")
         self.stdout.write(f"Server seed:     {game.revealed_seed}")
-        checks = dice.verify(bytes.fromhex(game.revealed_seed), seeds, moves)  # type: ignore[arg-type]
+        seed = bytes.fromhex(game.revealed_seed)
+        if game.same_dice:
+            self.stdout.write("Dice drawn:      the same dice for everyone (by turn and roll)")
+            checks = dice.verify_same(seed, moves)  # type: ignore[arg-type]
+        else:
+            checks = dice.verify(seed, seeds, moves)  # type: ignore[arg-type]
         for check in checks:
             what = "roll-off" if check.what == "rolloff" else "roll"
             logged = " ".join(map(str, check.logged))
