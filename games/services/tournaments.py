@@ -12,7 +12,8 @@ Pairing: the waiting are taken by tournament points, best first; each table take
 first of them and the next ones closest in points who were not at their last table, when
 such others wait. With fewer waiting than a table's size, a smaller table (two at least)
 is made once one of them has waited ``ARENA_PATIENCE`` (20 s). Every table of one pairing
-round plays from the round's one seed.
+round plays the same-dice draw (``DiceDraw.SAME``) from the round's one seed, kept secret
+until every table of the round can have ended, so tables compare fairly.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from django.utils.translation import gettext
 
 from games.clock import clock
 from games.models import (
+    DiceDraw,
     Entry,
     Game,
     InboxItem,
@@ -249,6 +251,13 @@ def tournament_pair(*, tournament_id: int, now: datetime | None = None) -> list[
         return games
 
 
+def _round_secret_until(tournament: Tournament) -> datetime:
+    """When a round's seed may be shown: once the last table a round made before the end
+    can have finished (its every turn on the clock, every seat)."""
+    turn = Pace(tournament.pace).turn_time or timedelta(minutes=5)
+    return tournament.ends_at + turn * 13 * tournament.table_size
+
+
 def _open_table(tournament: Tournament, group: list[Entry], seed: str) -> Game | None:
     """A table for ``group`` through the lobby's own services, started at once."""
     people = [Player(name=e.user.get_username(), user_id=e.user_id) for e in group]
@@ -261,6 +270,9 @@ def _open_table(tournament: Tournament, group: list[Entry], seed: str) -> Game |
                 pace=tournament.pace,
                 rated=tournament.rated,
                 is_public=tournament.public,
+                dice_draw=DiceDraw.SAME,
+                dice_seed=bytes.fromhex(seed),
+                seed_secret_until=_round_secret_until(tournament),
             )
             version = game.version
             for person in people[1:]:

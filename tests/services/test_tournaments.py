@@ -15,6 +15,7 @@ from django.db import OperationalError, connections
 from games.models import Entry, Game, InboxItem, Result, Seat, Tournament, TournamentTable
 from games.selectors import tournaments as reads
 from games.selectors.social import inbox_entries as inbox_of
+from games import services
 from games.services import GameError, NotAllowed, Player
 from games.services import tournaments as arena_services
 from games.services.tournament_scoring import game_ended, points_for
@@ -192,6 +193,31 @@ def test_a_whole_arena_run_with_two_tables_of_two(make_user, frozen_clock):
     data = reads.tournament_view(t.pk).as_json()
     assert data["status"] == "finished" and data["players"][0]["username"] == champion
     assert len(data["games"]) == TournamentTable.objects.filter(tournament=t).count()
+
+
+def test_every_table_of_a_round_rolls_the_same_dice_from_the_rounds_seed(make_user, frozen_clock):
+    players = people(make_user, "ann", "ben", "cat", "dan")
+    t = arena(players[0], soon(frozen_clock.now()), size=2)
+    for p in players:
+        tournament_join(tournament_id=t.pk, player=p)
+    frozen_clock.advance(minutes=1)
+    tournaments_sweep()
+    tables = list(TournamentTable.objects.select_related("game"))
+    assert len(tables) == 2 and len({table.round for table in tables}) == 1
+    assert {table.game.dice_draw for table in tables} == {"same"}
+    assert {table.game.server_seed for table in tables} == {tables[0].seed}
+    rolled = []
+    for table in tables:
+        game = table.game
+        seats = list(game.seats.order_by("position"))
+        on_turn = seats[game.engine_state(seats).current_seat]
+        snapshot = services.turn_roll(
+            code=game.code,
+            player=Player(name=on_turn.name, user_id=on_turn.user_id),
+            version=game.version,
+        )
+        rolled.append(snapshot.state.dice)
+    assert rolled[0] == rolled[1]
 
 
 def test_the_same_opponents_are_not_paired_twice_in_a_row_when_others_wait(make_user, frozen_clock):
