@@ -12,10 +12,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connections
 
+from games import services
 from games.models import Entry, Game, InboxItem, Result, Seat, Tournament, TournamentTable
 from games.selectors import tournaments as reads
 from games.selectors.social import inbox_entries as inbox_of
-from games import services
 from games.services import GameError, NotAllowed, Player
 from games.services import tournaments as arena_services
 from games.services.tournament_scoring import game_ended, points_for
