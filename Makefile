@@ -12,8 +12,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# dev: the tools; peer: yatzy-solver, the published solver the Yatzy coach is tested against.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,peer]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -67,14 +68,16 @@ messages: install
 	$(BIN)/python manage.py makemessages -d djangojs $(MESSAGES_FLAGS)
 	$(BIN)/python manage.py compilecatalogs
 
-# The coach's optimal-play tables (official rules and upper-first), stored in var/strategy/
-# (or STRATEGY_CACHE_DIR). The solver runs alone, without Django (`manage.py solve` does the
-# same from a Django process that holds ~95 MB of its own): it peaks near 60 MB.
+# The coach's optimal-play tables (Yahtzee's official rules and upper-first, Yatzy, Yacht),
+# stored in var/strategy/ (or STRATEGY_CACHE_DIR). The solver runs alone, without Django
+# (`manage.py solve` does the same from a Django process that holds ~95 MB of its own).
 STRATEGY_CACHE_DIR ?= var/strategy
 .PHONY: solve bench-strategy
 solve: install
 	$(BIN)/python -m games.strategy.build --cache-dir $(STRATEGY_CACHE_DIR)
 	$(BIN)/python -m games.strategy.build --cache-dir $(STRATEGY_CACHE_DIR) --upper-first
+	$(BIN)/python -m games.strategy.build --cache-dir $(STRATEGY_CACHE_DIR) --ruleset yatzy
+	$(BIN)/python -m games.strategy.build --cache-dir $(STRATEGY_CACHE_DIR) --ruleset yacht
 
 bench-strategy: install
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -2,13 +2,15 @@
 
 Measures, each in a fresh process so peak memory is its own:
 
-* the full build for the official rules and for ``upper_first`` (wall and CPU time,
-  peak resident memory, the expected score from an empty card);
-* loading a stored table, and ``Advisor.rank()`` on positions from real games (cold: the
-  turn is solved first; warm: it was already);
-* the published Rust solver ``yatzy-solver`` (PyPI, variant ``american+forced-joker``)
-  building the same table: its time, our time as a ratio of it, and whether its values
-  equal ours (empty card, and every reachable turn-start state).
+* the full build of every rules profile: Yahtzee's official rules and ``upper_first``,
+  Scandinavian Yatzy and Yacht (wall and CPU time, peak resident memory, the expected
+  score from an empty card);
+* per rule set, loading a stored table, and ``Advisor.rank()`` on positions from real games
+  (cold: the turn is solved first; warm: it was already);
+* the published Rust solver ``yatzy-solver`` (PyPI) on the rule sets it knows, Yahtzee
+  (variant ``american+forced-joker``) and Yatzy (``yatzy-scandinavian``): building the same
+  table, its ``option_values`` on the same positions as our ``rank()``, and whether its
+  values equal ours (empty card, and every reachable turn-start state).
 
 Run: ``.venv/bin/python bench/bench_strategy.py [--runs 3]``. Prints a table, writes
 ``bench/results/strategy.json`` and prints a Markdown snippet for docs/benchmarks.md.
@@ -36,14 +38,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PUBLISHED = 254.5877287
-REFERENCE_VARIANT = "american+forced-joker"
+YATZY_PUBLISHED = 248.4399894  # yatzy-solver's docs/rules.md, yatzy-scandinavian
 RESULTS = ROOT / "bench" / "results" / "strategy.json"
-PROFILES = {"official": False, "upper_first": True}
-
-from games.rules import Category  # noqa: E402  (after the path is set)
-
-#: Our boxes in yatzy-solver's notation: the same names but for the Yahtzee box.
-PEER_NAMES = {c: "five_of_a_kind" if c is Category.YAHTZEE else c.value for c in Category}
+#: Every rules profile: its rule set and whether the upper section comes first.
+PROFILES = {
+    "official": ("yahtzee", False),
+    "upper_first": ("yahtzee", True),
+    "yatzy": ("yatzy", False),
+    "yacht": ("yacht", False),
+}
+RULESETS = ("yahtzee", "yatzy", "yacht")
+#: The rule sets yatzy-solver knows, and its variant for each (Yacht it does not have).
+REFERENCE_VARIANTS = {"yahtzee": "american+forced-joker", "yatzy": "yatzy-scandinavian"}
+#: The profile of each rule set the peer is compared with.
+OFFICIAL = {"yahtzee": "official", "yatzy": "yatzy", "yacht": "yacht"}
 
 
 def _peak_mb() -> float:
@@ -61,39 +69,47 @@ def _cpu() -> float:
 def child_build(profile: str, cache_dir: str) -> dict:
     """What ``manage.py solve`` runs: ``python -m games.strategy.build`` in a process of its
     own (its peak memory is that process's VmHWM)."""
+    ruleset, upper_first = PROFILES[profile]
     command = [sys.executable, "-m", "games.strategy.build", "--cache-dir", cache_dir, "--json"]
-    if PROFILES[profile]:
+    command += ["--ruleset", ruleset]
+    if upper_first:
         command.append("--upper-first")
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def child_reference(cache_dir: str, games: int, sim_games: int) -> dict:
+def child_reference(ruleset: str, cache_dir: str, games: int, sim_games: int) -> dict:
     try:
         import yatzy_solver
     except ImportError as error:
         return {"error": f"yatzy-solver is not installed: {error}"}
     import numpy as np
 
+    from games.rules import Rules
+    from games.strategy import load_table, table_path
+    from games.strategy.ruletables import layout
+    from games.strategy.solver import upper_reach
+
+    rules = Rules(ruleset=ruleset)
+    shape = layout(rules)
+    variant = REFERENCE_VARIANTS[ruleset]
     wall, cpu = time.perf_counter(), _cpu()
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(REFERENCE_VARIANT))
+    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(variant))
     seconds = time.perf_counter() - wall
     cpu_seconds = _cpu() - cpu
     peak = _peak_mb()
     value = float(solver.state_value("upper 0 | filled -"))
-    # every reachable turn-start state, against our stored table
-    from games.rules import Rules
-    from games.strategy import load_table, table_path
-    from games.strategy.solver import upper_reach
-
-    ours = load_table(Rules(), table_path(Rules(), cache_dir))
+    # every reachable turn-start state, against our stored table (the peer's categories are
+    # ours, in our order: a filled mask means the same to both)
+    ours = load_table(rules, table_path(rules, cache_dir))
     worst = None
     compared = 0
     if ours is not None:
-        masks, uppers = np.nonzero(upper_reach()[:-1])  # the full card has no turn left
+        masks, uppers = np.nonzero(upper_reach(shape)[:-1])  # the full card has no turn left
         worst = 0.0
-        for armed in (False, True):
-            pick = np.ones(len(masks), bool) if not armed else (masks >> 11 & 1).astype(bool)
+        for armed in (False, True) if shape.tracks_five else (False,):
+            five = shape.five_box
+            pick = np.ones(len(masks), bool) if not armed else (masks >> five & 1).astype(bool)
             m, u = masks[pick], uppers[pick]
             theirs = solver.state_values(
                 m.astype(np.uint32), u.astype(np.uint16), np.full(len(m), armed)
@@ -101,7 +117,9 @@ def child_reference(cache_dir: str, games: int, sim_games: int) -> dict:
             worst = max(worst, float(np.abs(theirs - ours.values[m, u, int(armed)]).max()))
             compared += len(m)
     # the same positions as ours, first sight each (its own values, its own notation)
-    situations = [_notation(card, dice, rolls) for card, dice, rolls in _positions(games)]
+    situations = [
+        _notation(card, dice, rolls) for card, dice, rolls in _positions(rules, cache_dir, games)
+    ]
     times = []
     for situation in situations:
         started = time.perf_counter()
@@ -118,7 +136,7 @@ def child_reference(cache_dir: str, games: int, sim_games: int) -> dict:
         "simulate_seconds": sim_seconds,
         "simulate_mean": float(simulated["mean"]),
         "version": yatzy_solver.__version__,
-        "variant": REFERENCE_VARIANT,
+        "variant": variant,
         "precision": solver.precision,
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,
@@ -129,18 +147,17 @@ def child_reference(cache_dir: str, games: int, sim_games: int) -> dict:
     }
 
 
-def _positions(games: int) -> list:
-    """Positions of ``games`` seeded solitaire games of optimal play (the table in var/)."""
+def _positions(rules, cache_dir: str, games: int) -> list:
+    """Positions of ``games`` seeded solitaire games of optimal play (the table just built)."""
     from games import engine
-    from games.rules import Rules
     from games.strategy import advisor_for
     from games.strategy.bots import choose_action
 
-    player = advisor_for(Rules(), ROOT / "var" / "strategy")
+    player = advisor_for(rules, cache_dir, build=False)
     rng = random.Random(1)
     positions = []
     for _ in range(games):
-        state = engine.start(1, Rules(), rng)
+        state = engine.start(1, rules, rng)
         while not state.is_finished:
             if state.dice is not None:
                 positions.append((state.cards[0], state.dice, state.rolls_left))
@@ -148,24 +165,31 @@ def _positions(games: int) -> list:
     return positions
 
 
+def _peer_name(box) -> str:
+    """A box in yatzy-solver's notation: our ids, but for Yahtzee's five of a kind."""
+    return "five_of_a_kind" if box.value == "yahtzee" else box.value
+
+
 def _notation(card, dice, rolls_left) -> str:
     """A position in yatzy-solver's notation."""
-    filled = ",".join(PEER_NAMES[c] for c in Category if card[c] is not None) or "-"
+    definition = card.rules.definition
+    filled = ",".join(_peer_name(b) for b in definition.boxes if card[b] is not None) or "-"
     upper = min(card.upper_subtotal, 63)
     held = " ".join(str(d) for d in sorted(dice))
     situation = f"dice {held} | rolls {rolls_left} | upper {upper} | filled {filled}"
-    if card[Category.YAHTZEE] is not None:  # the peer asks what the Yahtzee box holds
-        situation += f" | five_of_a_kind {card[Category.YAHTZEE]}"
+    five = definition.five_of_a_kind
+    if definition.extra_bonus and card[five] is not None:  # the peer asks what it holds
+        situation += f" | five_of_a_kind {card[five]}"
     return situation
 
 
-def child_use(cache_dir: str, games: int, sim_games: int = 5000) -> dict:
+def child_use(ruleset: str, cache_dir: str, games: int, sim_games: int = 5000) -> dict:
     from games import engine
     from games.rules import Rules
     from games.strategy import Advisor, advisor_for, load_table, store, table_path
     from games.strategy.bots import choose_action
 
-    rules = Rules()
+    rules = Rules(ruleset=ruleset)
     loads = []
     for _ in range(5):
         store.forget_advisors()
@@ -264,9 +288,9 @@ def main() -> None:
         if kind == "build":
             result = child_build(rest[0], rest[1])
         elif kind == "reference":
-            result = child_reference(rest[0], int(rest[1]), int(rest[2]))
+            result = child_reference(rest[0], rest[1], int(rest[2]), int(rest[3]))
         else:
-            result = child_use(rest[0], int(rest[1]), int(rest[2]))
+            result = child_use(rest[0], rest[1], int(rest[2]), int(rest[3]))
         print(json.dumps(result))
         return
 
@@ -285,15 +309,18 @@ def main() -> None:
     # Ours and the peer's alternate, run by run, so a change in the machine's load falls on
     # both; each measure runs in a fresh process and notes the load average when it starts.
     builds: dict[str, list[dict]] = {profile: [] for profile in PROFILES}
-    reference_runs: list[dict] = []
-    uses: list[dict] = []
+    reference_runs: dict[str, list[dict]] = {ruleset: [] for ruleset in REFERENCE_VARIANTS}
+    uses: dict[str, list[dict]] = {ruleset: [] for ruleset in RULESETS}
+    sizes = (str(args.games), str(args.sim_games))
     for _ in range(args.runs):
         for profile in PROFILES:
             builds[profile].append(_timed_child("build", profile, cache_dir))
-        reference_runs.append(
-            _timed_child("reference", cache_dir, str(args.games), str(args.sim_games))
-        )
-        uses.append(_timed_child("use", cache_dir, str(args.games), str(args.sim_games)))
+        for ruleset in RULESETS:
+            if ruleset in REFERENCE_VARIANTS:
+                reference_runs[ruleset].append(
+                    _timed_child("reference", ruleset, cache_dir, *sizes)
+                )
+            uses[ruleset].append(_timed_child("use", ruleset, cache_dir, *sizes))
     for profile, runs in builds.items():
         failed = [run for run in runs if "error" in run]
         if failed:
@@ -307,9 +334,13 @@ def main() -> None:
             "value": runs[0]["value"],
             "states": runs[0]["states"],
         }
-    reference_ok = [run for run in reference_runs if "error" not in run]
-    if reference_ok:
-        official = report["ours"]["official"]
+    report["reference"] = {}
+    for ruleset, runs in reference_runs.items():
+        reference_ok = [run for run in runs if "error" not in run]
+        if not reference_ok:
+            report["reference"][ruleset] = {"error": runs[0]["error"]}
+            continue
+        official = report["ours"][OFFICIAL[ruleset]]
         ref = {
             key: reference_ok[0][key]
             for key in ("version", "variant", "precision", "value", "states_compared")
@@ -329,15 +360,15 @@ def main() -> None:
         ref["values_agree"] = ref["value_difference"] < 1e-6 and ref["max_abs_difference"] < 1e-6
         ref["our_time_ratio"] = official["seconds"]["median"] / ref["seconds"]["median"]
         ref["our_cpu_ratio"] = official["cpu_seconds"]["median"] / ref["cpu_seconds"]["median"]
-        report["reference"] = ref
-    else:
-        report["reference"] = {"error": reference_runs[0]["error"]}
-    failed = [run for run in uses if "error" in run]
-    if failed:
-        report["use"] = failed[0]
-    else:
-        report["use"] = {
-            key: summarize(uses, key)
+        report["reference"][ruleset] = ref
+    report["use"] = {}
+    for ruleset, runs in uses.items():
+        failed = [run for run in runs if "error" in run]
+        if failed:
+            report["use"][ruleset] = failed[0]
+            continue
+        use = {
+            key: summarize(runs, key)
             for key in (
                 "load_seconds_median",
                 "rank_ms_median",
@@ -354,12 +385,17 @@ def main() -> None:
                 "load",
             )
         }
-        report["use"]["rank_calls"] = uses[0]["rank_calls"]
-        report["use"]["simulate_mean"] = uses[0]["simulate_mean"]
+        use["rank_calls"] = runs[0]["rank_calls"]
+        use["simulate_mean"] = runs[0]["simulate_mean"]
+        report["use"][ruleset] = use
     shutil.rmtree(cache_dir, ignore_errors=True)
     report["machine"]["load_average_after"] = os.getloadavg()
     report["published_value"] = PUBLISHED
     report["matches_published"] = abs(report["ours"]["official"]["value"] - PUBLISHED) < 1e-6
+    report["yatzy_published_value"] = YATZY_PUBLISHED
+    report["yatzy_matches_published"] = (
+        abs(report["ours"]["yatzy"]["value"] - YATZY_PUBLISHED) < 1e-6
+    )
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
@@ -383,49 +419,56 @@ def _load(stats: dict) -> str:
 
 
 def table_rows(report: dict) -> list[tuple[str, str, str, str]]:
-    """(measure, ours, yatzy-solver, load during the runs), each min / median / max."""
+    """(measure, ours, yatzy-solver, load during the runs), each min / median / max; a
+    section per rule set."""
     rows = []
-    ref = report["reference"]
-    peer = "error" not in ref
-    use = report["use"]
-    for profile, ours in report["ours"].items():
-        official = profile == "official" and peer
-        rows += [
-            (
-                f"build {profile} (wall)",
-                _three(ours["seconds"]),
-                _three(ref["seconds"]) if official else "",
-                _load(ours["load"]),
-            ),
-            (
-                f"build {profile} (CPU)",
-                _three(ours["cpu_seconds"]),
-                _three(ref["cpu_seconds"]) if official else "",
-                "",
-            ),
-            (
-                f"peak memory, build {profile}",
-                _three(ours["peak_rss_mb"], "MB", 0),
-                _three(ref["peak_rss_mb"], "MB", 0) if official else "",
-                "",
-            ),
-            (
-                f"expected score {profile}",
-                f"{ours['value']:.7f}",
-                f"{ref['value']:.7f}" if official else "",
-                "",
-            ),
-        ]
-    if peer:
-        rows.append(
-            (
-                "values agree (all reachable states)",
-                f"{ref['values_agree']}",
-                f"max diff {ref['max_abs_difference']:.1e} over {ref['states_compared']:,}",
-                "",
+    for ruleset in RULESETS:
+        ref = report["reference"].get(ruleset, {"error": "yatzy-solver has no such variant"})
+        peer = "error" not in ref
+        rows.append((f"**{ruleset}**", "", ref.get("variant", ref.get("error", "")), ""))
+        for profile, ours in report["ours"].items():
+            if PROFILES[profile][0] != ruleset:
+                continue
+            official = profile == OFFICIAL[ruleset] and peer
+            rows += [
+                (
+                    f"build {profile} (wall)",
+                    _three(ours["seconds"]),
+                    _three(ref["seconds"]) if official else "",
+                    _load(ours["load"]),
+                ),
+                (
+                    f"build {profile} (CPU)",
+                    _three(ours["cpu_seconds"]),
+                    _three(ref["cpu_seconds"]) if official else "",
+                    "",
+                ),
+                (
+                    f"peak memory, build {profile}",
+                    _three(ours["peak_rss_mb"], "MB", 0),
+                    _three(ref["peak_rss_mb"], "MB", 0) if official else "",
+                    "",
+                ),
+                (
+                    f"expected score {profile}",
+                    f"{ours['value']:.7f}",
+                    f"{ref['value']:.7f}" if official else "",
+                    "",
+                ),
+            ]
+        if peer:
+            rows.append(
+                (
+                    "values agree (all reachable states)",
+                    f"{ref['values_agree']}",
+                    f"max diff {ref['max_abs_difference']:.1e} over {ref['states_compared']:,}",
+                    "",
+                )
             )
-        )
-    if "error" not in use:
+        use = report["use"][ruleset]
+        if "error" in use:
+            rows.append(("use", f"error: {use['error']}", "", ""))
+            continue
         rows += [
             (
                 f"simulate {report['sim_games']} optimal games (wall)",

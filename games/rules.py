@@ -129,6 +129,8 @@ class Scoring:
 
     def points_for(self, dice: Sequence[int]) -> int:
         """What ``dice`` score in this box."""
+        if self.pays is Pays.MATCHED_DICE and self.pattern is Pattern.FACE:  # the upper boxes
+            return self.size * sum(1 for die in dice if die == self.size)
         matched = self.matched(dice)
         if matched is None:
             return 0
@@ -299,6 +301,9 @@ class RuleSet:
     has_upper_first: bool  # offers the upper-section-first option
     five_of_a_kind: Box
     _index: dict[Box | str, int] = field(init=False, repr=False, compare=False, hash=False)
+    boxes: tuple[Box, ...] = field(init=False, repr=False, compare=False, hash=False)
+    upper_boxes: tuple[Box, ...] = field(init=False, repr=False, compare=False, hash=False)
+    lower_boxes: tuple[Box, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         faces = [d.scoring.size for d in self.definitions if d.scoring.pattern is Pattern.FACE]
@@ -310,18 +315,11 @@ class RuleSet:
         for position, definition in enumerate(self.definitions):
             index[definition.box] = index[definition.box.value] = position
         object.__setattr__(self, "_index", index)
-
-    @property
-    def boxes(self) -> tuple[Box, ...]:
-        return tuple(d.box for d in self.definitions)
-
-    @property
-    def upper_boxes(self) -> tuple[Box, ...]:
-        return self.boxes[: len(FACES)]
-
-    @property
-    def lower_boxes(self) -> tuple[Box, ...]:
-        return self.boxes[len(FACES) :]
+        # the boxes in printed order, the upper section's and the lower's (read on every move)
+        boxes = tuple(d.box for d in self.definitions)
+        object.__setattr__(self, "boxes", boxes)
+        object.__setattr__(self, "upper_boxes", boxes[: len(FACES)])
+        object.__setattr__(self, "lower_boxes", boxes[len(FACES) :])
 
     def index(self, box: Box | str) -> int:
         """Where ``box`` (a box or its id) sits on the card; ValueError if it is not one."""

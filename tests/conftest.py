@@ -313,6 +313,20 @@ def coach_advisor() -> Any:
     return advisor_for(Rules(), settings.STRATEGY_CACHE_DIR)
 
 
+@pytest.fixture(scope="session")
+def ruleset_advisor() -> Any:
+    """``ruleset_advisor("yatzy")``: the optimal-play table of that rule set, loaded from (or
+    built into) the strategy cache folder at most once per test session."""
+    from django.conf import settings
+
+    from games.strategy import advisor_for
+
+    def advisor(ruleset: str) -> Any:
+        return advisor_for(Rules(ruleset=ruleset), settings.STRATEGY_CACHE_DIR)
+
+    return advisor
+
+
 # -- dice ---------------------------------------------------------------------------------
 
 

@@ -438,3 +438,19 @@ def test_a_box_named_by_id_alone_is_a_yahtzee_box(box, dice, points, joker):
     assert box_points(box, dice) == points
     assert joker_points(box, dice) == joker
     assert joker_points(box, dice, Rules()) == joker_points(Category(box), dice)
+
+
+@pytest.mark.parametrize(
+    ("box", "dice", "matched"),
+    [
+        (YatzyBox.THREES, "33123", (3, 3, 3)),
+        (YatzyBox.THREES, "12456", ()),
+        (YatzyBox.ONE_PAIR, "55662", (6, 6)),
+        (YatzyBox.TWO_PAIRS, "55662", (5, 5, 6, 6)),
+        (YatzyBox.TWO_PAIRS, "55552", None),
+        (YachtBox.FOUR_OF_A_KIND, "44444", (4, 4, 4, 4)),
+        (YachtBox.FULL_HOUSE, "44444", None),
+    ],
+)
+def test_a_box_names_the_dice_that_make_its_pattern(box, dice, matched):
+    assert box.scoring.matched(tuple(int(d) for d in dice)) == matched

@@ -4,9 +4,6 @@ that plays for someone away, series and fair dice, in Yatzy and Yacht as in Yaht
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from games import jobs, selectors, services
@@ -18,17 +15,6 @@ from tests.clock_tables import on_turn, seat_of
 from tests.conftest import board_view, player_of, version_of
 
 RULESETS = ["yatzy", "yacht"]
-
-
-@pytest.fixture(scope="session")
-def advisor_of() -> Callable[[str], Any]:
-    """``advisor_of("yatzy")``: the coach of that rule set, loaded from (or built into) the
-    strategy cache folder at most once a session, so the tables below find it ready."""
-    from django.conf import settings
-
-    from games.strategy import advisor_for
-
-    return lambda ruleset: advisor_for(Rules(ruleset=ruleset), settings.STRATEGY_CACHE_DIR)
 
 
 def new_table(host, ruleset: str, seats: int = 2, **options) -> Game:
@@ -61,8 +47,8 @@ def play_as(person, game: Game) -> Game:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db(transaction=True)
-def test_computer_players_of_every_level_play_a_whole_game(alice, dice, ruleset, advisor_of):
-    advisor_of(ruleset)
+def test_computer_players_of_every_level_play_a_whole_game(alice, dice, ruleset, ruleset_advisor):
+    ruleset_advisor(ruleset)
     host = player_of(alice)
     game = new_table(host, ruleset, seats=1 + len(BotLevel))
     for level in BotLevel:
@@ -80,8 +66,8 @@ def test_computer_players_of_every_level_play_a_whole_game(alice, dice, ruleset,
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db(transaction=True)
-def test_the_review_rates_play_and_luck_and_feeds_practice(alice, dice, ruleset, advisor_of):
-    advisor_of(ruleset)
+def test_the_review_rates_play_and_luck_and_feeds_practice(alice, dice, ruleset, ruleset_advisor):
+    ruleset_advisor(ruleset)
     host = player_of(alice)
     game = play_as(host, new_table(host, ruleset, seats=1, coach_hints=False))
 
@@ -103,8 +89,8 @@ def test_the_review_rates_play_and_luck_and_feeds_practice(alice, dice, ruleset,
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db
-def test_hints_name_the_rule_sets_boxes(alice, loaded_dice, ruleset, advisor_of):
-    advisor_of(ruleset)
+def test_hints_name_the_rule_sets_boxes(alice, loaded_dice, ruleset, ruleset_advisor):
+    ruleset_advisor(ruleset)
     host = player_of(alice)
     game = new_table(host, ruleset, seats=1, coach_hints=True)
     loaded_dice.load("33333", "55555")  # the roll-off, then the first roll
@@ -120,8 +106,8 @@ def test_hints_name_the_rule_sets_boxes(alice, loaded_dice, ruleset, advisor_of)
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db
-def test_feedback_after_a_box_names_it(alice, loaded_dice, ruleset, advisor_of):
-    advisor_of(ruleset)
+def test_feedback_after_a_box_names_it(alice, loaded_dice, ruleset, ruleset_advisor):
+    ruleset_advisor(ruleset)
     host = player_of(alice)
     game = new_table(host, ruleset, seats=1, feedback=True, coach_hints=False)
     loaded_dice.load("33333", "12345")  # the roll-off, then the first roll
@@ -140,9 +126,9 @@ def test_feedback_after_a_box_names_it(alice, loaded_dice, ruleset, advisor_of):
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db(transaction=True)  # the coach's move follows the expiry's commit
 def test_the_coach_plays_for_someone_whose_clock_ran_out(
-    ann, ben, frozen_clock, ruleset, advisor_of
+    ann, ben, frozen_clock, ruleset, ruleset_advisor
 ):
-    advisor_of(ruleset)
+    ruleset_advisor(ruleset)
     game = new_table(ann, ruleset, pace="blitz")
     services.game_join(code=game.code, player=ben, version=version_of(game))
     services.game_start(code=game.code, player=ann, version=version_of(game))
@@ -159,8 +145,8 @@ def test_the_coach_plays_for_someone_whose_clock_ran_out(
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.django_db
-def test_a_series_keeps_its_rule_set_and_its_dice_verify(alice, ruleset, advisor_of):
-    advisor_of(ruleset)
+def test_a_series_keeps_its_rule_set_and_its_dice_verify(alice, ruleset, ruleset_advisor):
+    ruleset_advisor(ruleset)
     host = player_of(alice)
     game = play_as(host, new_table(host, ruleset, seats=1, series=2))
 

@@ -13,8 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from games.rules import (
-    YAHTZEE_POINTS,
-    Category,
+    Box,
     IllegalMove,
     Rules,
     Scorecard,
@@ -42,7 +41,7 @@ from games.strategy.quickturn import (
 )
 from games.strategy.rollboxes import RollBoxes
 from games.strategy.rolls_and_keeps import ROLL_INDEX
-from games.strategy.ruletables import MASKS, UPPER_CAP, YAHTZEE_BOX, mask_of
+from games.strategy.ruletables import MASKS, mask_of
 from games.strategy.solver import (
     StrategyTable,
     Transitions,
@@ -51,7 +50,7 @@ from games.strategy.solver import (
 )
 
 MAX_ROLLS_LEFT = 2  # after the first roll of a turn
-FULL_MASK = MASKS - 1
+FULL_MASK = MASKS - 1  # Yahtzee's; an advisor's own is ``layout.full``
 
 
 class Advisor:
@@ -65,8 +64,9 @@ class Advisor:
     ) -> None:
         self.table = table
         self.rules: Rules = table.rules
+        self.layout = table.tables.layout
         self._values = table.values
-        self._known = known_states()
+        self._known = known_states(self.layout)
         self._trans = trans or transitions(table.tables)
         self._boxes = RollBoxes(self._trans)
         self._final = FinalRolls(self._trans)
@@ -87,12 +87,13 @@ class Advisor:
             raise ValueError(f"This advisor plays {self.rules}, not {card.rules}.")
         if mask is None:
             mask = mask_of(card)
-        upper = min(card.upper_subtotal, UPPER_CAP)
+        shape = self.layout
+        upper = min(card.upper_subtotal, shape.upper_cap)
         if not self.table.solved[mask]:
             raise ValueError("This advisor's table does not cover that scorecard.")
         if not self._known[mask, upper]:
             raise ValueError("No game reaches this scorecard: its upper boxes cannot add up so.")
-        held_50 = int(card.boxes[YAHTZEE_BOX] == YAHTZEE_POINTS)
+        held_50 = int(shape.tracks_five and card.boxes[shape.five_box] == shape.five_points)
         return mask, upper, held_50
 
     def _future(self, card: Scorecard) -> float:
@@ -106,7 +107,7 @@ class Advisor:
         key = (self._token, state)
         turn = TURNS.get(key)
         if turn is None:
-            turn = TURNS.setdefault(key, TurnPieces(box_future(self._values, state)))
+            turn = TURNS.setdefault(key, TurnPieces(box_future(self._values, state, self.layout)))
         if rolls_left and turn.keeps1 is None:  # two threads may both fill it in: same values
             turn.keeps1 = keep_values(self._final(turn.future, state))
         if rolls_left == MAX_ROLLS_LEFT and turn.rolls1 is None:
@@ -132,7 +133,7 @@ class Advisor:
                 f"After a roll 0 to {MAX_ROLLS_LEFT} rolls are left, not {rolls_left}."
             )
         mask = mask_of(card)
-        if mask == FULL_MASK:
+        if mask == self.layout.full:
             return []
         state = self.state(card, mask)
         turn = self._turn(state, rolls_left)
@@ -171,11 +172,11 @@ class Advisor:
         ranking = self.rank(card, dice, rolls_left)
         if not ranking:
             raise IllegalMove("The scorecard is full.")
-        wanted = choice if isinstance(choice, Category) else tuple(sorted(choice))
+        wanted = choice if isinstance(choice, Box) else tuple(sorted(choice))
         for option in ranking:
             if option.choice == wanted:
                 return loss_between(ranking[0], option)
-        if isinstance(wanted, Category):
+        if isinstance(wanted, Box):
             raise IllegalMove(f"These dice may not go in {wanted.label} now.")
         if not rolls_left:
             raise IllegalMove("No rolls left: choose a box to score.")

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from games.engine import Action, DiceSource, GameState, Keep, Roll, Score
-from games.rules import Category, IllegalMove, Scorecard
+from games.rules import Box, IllegalMove, Scorecard
 from games.strategy.advisor import Advisor, Option
 from games.strategy.winning import HORIZON, WinOption, plays_to_win, rank_to_win
 
@@ -70,7 +70,7 @@ def held_flags(dice: Sequence[int], keep: Sequence[int], held: Sequence[bool]) -
 
 def action_for(state: GameState, seat: int, option: Option | WinOption) -> Action:
     """The engine action that carries out ``option`` (holding the dice first if need be)."""
-    if isinstance(option.choice, Category):
+    if isinstance(option.choice, Box):
         return Score(seat, option.choice)
     keep = option.choice
     if state.kept_dice() == tuple(sorted(keep)):
@@ -94,7 +94,7 @@ def keeping_held_action(advisor: Advisor, state: GameState, seat: int) -> Action
         next(
             option
             for option in _ranking(advisor, state, seat)
-            if isinstance(option.choice, Category) or not held - Counter(option.choice)
+            if isinstance(option.choice, Box) or not held - Counter(option.choice)
         ),
     )
 

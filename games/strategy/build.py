@@ -1,6 +1,7 @@
 """Build one rules profile's table and store it, in a process that loads only the solver.
 
-``python -m games.strategy.build --cache-dir DIR [--upper-first] [--workers N] [--json]``
+``python -m games.strategy.build --cache-dir DIR [--ruleset ID] [--upper-first] [--workers N]
+[--json]``
 
 ``manage.py solve`` runs this in a child process: Django and the site take ~95 MB before
 anything is solved, the solver alone ~31 MB, and the build's peak is then the child's own
@@ -20,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from games.rules import Rules
+from games.rules import RULESET_IDS, Rules
 from games.strategy.ruletables import rule_tables
 from games.strategy.solver import solve
 from games.strategy.tablefile import profile_name, save_table, table_path
@@ -80,12 +81,14 @@ def build(rules: Rules, cache_dir: str | os.PathLike[str], workers: int | None =
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache-dir", type=Path, required=True)
+    parser.add_argument("--ruleset", choices=RULESET_IDS, default="yahtzee")
     parser.add_argument("--upper-first", action="store_true")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="end with the figures as JSON")
     args = parser.parse_args(argv)
-    done = build(Rules(upper_first=args.upper_first), args.cache_dir, args.workers)
-    profile = "upper first" if args.upper_first else "official rules"
+    rules = Rules(upper_first=args.upper_first, ruleset=args.ruleset)
+    done = build(rules, args.cache_dir, args.workers)
+    profile = rules.definition.name + (", upper first" if args.upper_first else "")
     print(
         f"{profile}: expected score {done['value']:.7f} from an empty card "
         f"({done['states']:,} states solved in {done['seconds']:.2f} s, "

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.rules import Category, IllegalMove
+from games.rules import Box, IllegalMove
 from games.strategy.rolls_and_keeps import DICE
 
-Choice = tuple[int, ...] | Category
+Choice = tuple[int, ...] | Box
 #: Two expected totals closer than this are equal: the solver adds the same points up in
 #: different orders, so options equal in fact can differ by ~1e-14 (never by 1e-9 for real).
 TIE_TOLERANCE = 1e-9
@@ -31,7 +31,7 @@ class Option:
     """One choice in a position and the expected final total of the card if it is taken.
 
     ``choice`` is a sorted tuple of the dice kept for the next roll, or the
-    :class:`~games.rules.Category` to score now.
+    :class:`~games.rules.Box` to score now (for Yahtzee a ``Box``).
     """
 
     choice: Choice
@@ -85,7 +85,7 @@ def alternatives(
     ]
     if chosen is None or not ranking:
         return Alternatives(top)
-    wanted = chosen if isinstance(chosen, Category) else tuple(sorted(chosen))
+    wanted = chosen if isinstance(chosen, Box) else tuple(sorted(chosen))
     for place, option in enumerate(ranking, start=1):
         if option.choice == wanted:
             return Alternatives(top, option, place, loss_between(ranking[0], option))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from games import engine
 from games.engine import Action, DiceSource, GameState
-from games.rules import Rules
+from games.rules import RULESET_IDS, Rules
 from games.strategy.advisor import Advisor
 from games.strategy.bots import CASUAL_ALTERNATIVES, CASUAL_SLACK, POLICIES, _play
 from games.strategy.choices import Option
@@ -92,8 +92,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--policies", nargs="+", default=["casual", "slip10", "slip5", "slip2", "optimal"]
     )
     parser.add_argument("--cache-dir", default=None)
+    parser.add_argument("--ruleset", choices=RULESET_IDS, default="yahtzee")
     args = parser.parse_args(argv)
-    advisor = advisor_for(Rules(), args.cache_dir or default_cache_dir())
+    advisor = advisor_for(Rules(ruleset=args.ruleset), args.cache_dir or default_cache_dir())
     print(f"policy   games  choices/game  agreement/game (mean, min)  runs of {WINDOW}: min  max")
     for policy in args.policies:
         rng = random.Random(args.seed)

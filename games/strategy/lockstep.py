@@ -28,21 +28,10 @@ import numpy as np
 from games.strategy.advisor import Advisor
 from games.strategy.lattice import FLAT_KEEPS, SUBKEEPS
 from games.strategy.rolls_and_keeps import DICE, LEVELS, ROLLS, SIDES, YAHTZEE_ROLLS
-from games.strategy.ruletables import (
-    BOXES,
-    UPPER_BONUS,
-    UPPER_CAP,
-    YAHTZEE_BIT,
-    YAHTZEE_BONUS,
-    YAHTZEE_BOX,
-    YAHTZEE_POINTS,
-)
 from games.strategy.solver import Workspace, turn_values
 
 BATCH = 2048
 _COUNT_BASE = DICE + 1
-_BITS = np.array([1 << c for c in range(BOXES)], dtype=np.intp)
-_IS_UPPER = np.arange(BOXES) < SIDES
 
 
 def _counts(dice: tuple[int, ...]) -> np.ndarray:
@@ -92,36 +81,43 @@ def _best_keep(levels: list[np.ndarray], roll: np.ndarray, column: np.ndarray) -
     return candidates[np.arange(len(roll)), worth.argmax(axis=1)]
 
 
-def _split(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _split(states: np.ndarray, upper_states: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     upper_and_mask, y = np.divmod(states, 2)
-    m, u = np.divmod(upper_and_mask, UPPER_CAP + 1)
+    m, u = np.divmod(upper_and_mask, upper_states)
     return m, u, y
 
 
-def play_batch(advisor: Advisor, games: int, rng: np.random.Generator, turns: int = BOXES) -> Batch:
+def play_batch(
+    advisor: Advisor, games: int, rng: np.random.Generator, turns: int | None = None
+) -> Batch:
     """``games`` solitaire games of optimal play in lock step, the first ``turns`` turns of
-    them (all 13 by default; ``order`` and ``scored`` then hold -1 past the last)."""
+    them (all of them by default, 13 for Yahtzee; ``order`` and ``scored`` then hold -1 past
+    the last)."""
     trans, values = advisor.transitions, advisor.table.values
     tables = trans.tables
+    shape = trans.layout
+    count, cap = shape.count, shape.upper_cap
+    bits = np.array([1 << c for c in range(count)], dtype=np.intp)
+    is_upper = np.arange(count) < SIDES
     g = np.arange(games)
     m = np.zeros(games, dtype=np.intp)
     u = np.zeros(games, dtype=np.intp)
     y = np.zeros(games, dtype=np.intp)
-    boxes = np.zeros((games, BOXES), dtype=np.intp)
-    order = np.full((games, BOXES), -1, dtype=np.intp)
-    scored = np.full((games, BOXES), -1, dtype=np.intp)
+    boxes = np.zeros((games, count), dtype=np.intp)
+    order = np.full((games, count), -1, dtype=np.intp)
+    scored = np.full((games, count), -1, dtype=np.intp)
     bonus35 = np.zeros(games, dtype=bool)
     extra = np.zeros(games, dtype=np.intp)
     work = Workspace()
-    for t in range(turns):
+    for t in range(count if turns is None else turns):
         # games in the same state share one solved column (all of them on the first turn)
-        states, column = np.unique((m * (UPPER_CAP + 1) + u) * 2 + y, return_inverse=True)
-        turn = turn_values(trans, values, *_split(states), work)
+        states, column = np.unique((m * shape.upper_states + u) * 2 + y, return_inverse=True)
+        turn = turn_values(trans, values, *_split(states, shape.upper_states), work)
         roll = _reroll(rng, np.zeros(games, dtype=np.intp))  # keep nothing: five fresh dice
         roll = _reroll(rng, _best_keep(turn.keeps[2], roll, column))
         roll = _reroll(rng, _best_keep(turn.keeps[1], roll, column))
         # the best box: points (Joker included), bonuses, and the value of the state after
-        armed = (m & YAHTZEE_BIT) != 0
+        armed = (m & shape.five_bit) != 0
         face = YAHTZEE_FACE[roll]
         is_yahtzee = face >= 0
         points = tables.points[:, roll].T.copy()  # (n, 13)
@@ -131,15 +127,16 @@ def play_batch(advisor: Advisor, games: int, rng: np.random.Generator, turns: in
             f = face[w]
             points[w] = (trans.yahtzee_points[:, f] + trans.joker_extra[:, f] * armed[w]).T
             legal[w] = ~trans.yahtzee_illegal[m[w], :, f]
-        legal &= (m[:, None] & _BITS[None, :]) == 0
-        raw = np.where(_IS_UPPER[None, :], u[:, None] + points, u[:, None])
-        next_u = np.minimum(raw, UPPER_CAP)
-        crossed = _IS_UPPER[None, :] & (u[:, None] < UPPER_CAP) & (raw >= UPPER_CAP)
-        gain = points + UPPER_BONUS * crossed
-        gain += (YAHTZEE_BONUS * (is_yahtzee & armed & (y == 1)))[:, None]
-        next_y = np.repeat(y[:, None], BOXES, axis=1)
-        next_y[:, YAHTZEE_BOX] |= points[:, YAHTZEE_BOX] == YAHTZEE_POINTS
-        next_m = m[:, None] | _BITS[None, :]
+        legal &= (m[:, None] & bits[None, :]) == 0
+        raw = np.where(is_upper[None, :], u[:, None] + points, u[:, None])
+        next_u = np.minimum(raw, cap)
+        crossed = is_upper[None, :] & (u[:, None] < cap) & (raw >= cap)
+        gain = points + shape.upper_bonus * crossed
+        gain += (shape.extra_bonus * (is_yahtzee & armed & (y == 1)))[:, None]
+        next_y = np.repeat(y[:, None], count, axis=1)
+        if shape.tracks_five:
+            next_y[:, shape.five_box] |= points[:, shape.five_box] == shape.five_points
+        next_m = m[:, None] | bits[None, :]
         worth = np.where(legal, gain + values[next_m, next_u, next_y], -np.inf)
         c = worth.argmax(axis=1)
         boxes[g, c] = points[g, c]
@@ -147,7 +144,7 @@ def play_batch(advisor: Advisor, games: int, rng: np.random.Generator, turns: in
         bonus35 |= crossed[g, c]
         extra += is_yahtzee & armed & (y == 1)
         m, u, y = next_m[g, c], next_u[g, c], next_y[g, c]
-    totals = boxes.sum(axis=1) + UPPER_BONUS * bonus35 + YAHTZEE_BONUS * extra
+    totals = boxes.sum(axis=1) + shape.upper_bonus * bonus35 + shape.extra_bonus * extra
     return Batch(totals, boxes, order, scored, bonus35, extra)
 
 

@@ -8,46 +8,47 @@ longer differ are one. The tests compare every entry with :meth:`Scorecard.score
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
-from games.rules import Category, Scorecard
+from games.rules import Rules, Scorecard
 from games.strategy.rolls_and_keeps import YAHTZEE_ROLLS
-from games.strategy.ruletables import (
-    BOXES,
-    UPPER_BONUS,
-    UPPER_BOXES,
-    UPPER_CAP,
-    YAHTZEE_BIT,
-    YAHTZEE_BONUS,
-    YAHTZEE_BOX,
-    YAHTZEE_POINTS,
-    mask_of,
-)
+from games.strategy.ruletables import YAHTZEE, Layout, layout, mask_of
 from games.strategy.solver import Transitions, open_upper_room
 
 State = tuple[int, int, int]
-FULL = (1 << BOXES) - 1
+FULL = YAHTZEE.full  # Yahtzee's full card; a layout's own is ``full``
 #: Most one turn can add: five sixes in Sixes (30), the 35 it completes and a 100 bonus.
-GAIN_MAX = 30 + UPPER_BONUS + YAHTZEE_BONUS
-_ROOM = open_upper_room()
-_IS_UPPER = np.zeros(BOXES, dtype=bool)
-_IS_UPPER[list(UPPER_BOXES)] = True
-_BITS = np.array([1 << c for c in range(BOXES)], dtype=np.intp)
+GAIN_MAX = YAHTZEE.most_in_one_turn
 
 
-def canonical_upper(mask: int, upper: int) -> int:
+@functools.cache
+def _upper_parts(ruleset: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rule set's room left in the open upper boxes per mask, which boxes are upper, and
+    each box's bit."""
+    shape = layout(Rules(ruleset=ruleset))
+    is_upper = np.zeros(shape.count, dtype=bool)
+    is_upper[list(shape.upper_boxes)] = True
+    bits = np.array([1 << c for c in range(shape.count)], dtype=np.intp)
+    return open_upper_room(shape), is_upper, bits
+
+
+def canonical_upper(mask: int, upper: int, shape: Layout = YAHTZEE) -> int:
     """63 once the 35 can no longer change (earned, or out of reach), else ``upper``."""
-    if upper >= UPPER_CAP or upper + int(_ROOM[mask]) < UPPER_CAP:
-        return UPPER_CAP
+    cap = shape.upper_cap
+    room = _upper_parts(shape.ruleset)[0]
+    if upper >= cap or upper + int(room[mask]) < cap:
+        return cap
     return upper
 
 
 def state_of(card: Scorecard) -> State:
+    shape = layout(card.rules)
     mask = mask_of(card)
-    upper = canonical_upper(mask, min(card.upper_subtotal, UPPER_CAP))
-    return mask, upper, int(card[Category.YAHTZEE] == YAHTZEE_POINTS)
+    upper = canonical_upper(mask, min(card.upper_subtotal, shape.upper_cap), shape)
+    return mask, upper, int(shape.tracks_five and card.boxes[shape.five_box] == shape.five_points)
 
 
 @dataclass(frozen=True)
@@ -66,22 +67,26 @@ class BoxOutcomes:
 def box_outcomes(trans: Transitions, state: State) -> BoxOutcomes:
     """Every way ``state``'s turn can end (a few dozen microseconds: not cached)."""
     m, u, y = state
-    armed = bool(m & YAHTZEE_BIT)
+    shape = trans.layout
+    cap = shape.upper_cap
+    room, is_upper, bits = _upper_parts(shape.ruleset)
+    armed = bool(m & shape.five_bit)
     points = trans.tables.points.copy()  # (13, 252) int
     faces = trans.yahtzee_points + trans.joker_extra * armed
     points[:, YAHTZEE_ROLLS] = faces.astype(points.dtype)
     legal = np.repeat(trans.tables.legal[m][:, None], points.shape[1], axis=1)
     legal[:, YAHTZEE_ROLLS] = ~trans.yahtzee_illegal[m]
-    legal &= ((m & _BITS) == 0)[:, None]
+    legal &= ((m & bits) == 0)[:, None]
     gain = points.copy()
-    raw = np.where(_IS_UPPER[:, None], u + points, u)
-    gain += UPPER_BONUS * (_IS_UPPER[:, None] & (u < UPPER_CAP) & (raw >= UPPER_CAP))
+    raw = np.where(is_upper[:, None], u + points, u)
+    gain += shape.upper_bonus * (is_upper[:, None] & (u < cap) & (raw >= cap))
     if armed and y:
-        gain[:, YAHTZEE_ROLLS] += YAHTZEE_BONUS
-    next_mask = m | _BITS
-    capped = np.minimum(raw, UPPER_CAP)
-    settled = (capped >= UPPER_CAP) | (capped + _ROOM[next_mask][:, None] < UPPER_CAP)
-    next_upper = np.where(settled, UPPER_CAP, capped)
+        gain[:, YAHTZEE_ROLLS] += shape.extra_bonus
+    next_mask = m | bits
+    capped = np.minimum(raw, cap)
+    settled = (capped >= cap) | (capped + room[next_mask][:, None] < cap)
+    next_upper = np.where(settled, cap, capped)
     next_yahtzee = np.full(points.shape, y, dtype=np.intp)
-    next_yahtzee[YAHTZEE_BOX] = (points[YAHTZEE_BOX] == YAHTZEE_POINTS) | y
+    if shape.tracks_five:  # elsewhere 50 or 0 in the box changes nothing that follows
+        next_yahtzee[shape.five_box] = (points[shape.five_box] == shape.five_points) | y
     return BoxOutcomes(legal, gain, next_mask, next_upper, next_yahtzee)

@@ -33,25 +33,18 @@ constants (:class:`FinalRolls`) belong to each advisor.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
 from games import caches
+from games.rules import Rules
 from games.strategy.lattice import FLAT_KEEPS, REROLL, ROLL_OFFSET, SUBKEEP_LISTS
 from games.strategy.rolls_and_keeps import DICE, YAHTZEE_ROLLS
-from games.strategy.ruletables import (
-    BOXES,
-    FACE_OF_BOX,
-    UPPER_BONUS,
-    UPPER_BOXES,
-    UPPER_CAP,
-    YAHTZEE_BIT,
-    YAHTZEE_BONUS,
-    YAHTZEE_BOX,
-)
-from games.strategy.solver import UPPER_STATES, Transitions
+from games.strategy.ruletables import YAHTZEE, Layout, layout
+from games.strategy.solver import Transitions
 
 CACHE_BYTES = 16 << 20  # all advisors of the process, every rules profile together
 _ENTRY_OVERHEAD = 400  # the dataclass, its dict slot and the key, roughly
@@ -75,7 +68,7 @@ class TurnPieces:
 
 def _weight(pieces: TurnPieces) -> int:
     """Weighed as if complete, so filling an entry in never outgrows the bound."""
-    return _ENTRY_OVERHEAD + (13 * 6 + 462 + 252) * 8
+    return _ENTRY_OVERHEAD + (15 * 6 + 462 + 252) * 8  # up to fifteen boxes (Yatzy)
 
 
 #: Flat indices of the keeps out of each roll (``lattice.SUBKEEP_LISTS`` order), as arrays.
@@ -97,35 +90,55 @@ TURNS = caches.lru(
 )
 
 
-def _future_offsets() -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class FutureOffsets:
     """``offset[u, y, c, k]``: where (upper, yahtzee50) of the state that outcome ``k`` of box
     ``c`` leads to sits within a mask's block of the table; ``bonus[u, c, k]``: the 35 it
-    earns. As :func:`.solver.future_values` reads them (outcomes a box cannot have included)."""
-    offset = np.empty((UPPER_STATES, 2, BOXES, DICE + 1), dtype=np.intp)
-    bonus = np.zeros((UPPER_STATES, BOXES, DICE + 1))
+    earns. As :func:`.solver.future_values` reads them (outcomes a box cannot have included).
+    ``mask_bits`` and ``stride`` place a mask's block. One per rule set."""
+
+    offset: np.ndarray
+    bonus: np.ndarray
+    mask_bits: np.ndarray
+    stride: int
+
+
+def _future_offsets(shape: Layout) -> FutureOffsets:
+    cap = shape.upper_cap
+    offset = np.empty((shape.upper_states, 2, shape.count, DICE + 1), dtype=np.intp)
+    bonus = np.zeros((shape.upper_states, shape.count, DICE + 1))
     k = np.arange(DICE + 1)
-    for u in range(UPPER_STATES):
+    for u in range(shape.upper_states):
         for y in (0, 1):
             offset[u, y] = u * 2 + y
-            offset[u, y, YAHTZEE_BOX, :2] = u * 2 + k[:2]  # 0 or 50 in it
-            for c in UPPER_BOXES:
-                raw = u + int(FACE_OF_BOX[c]) * k
-                offset[u, y, c] = np.minimum(raw, UPPER_CAP) * 2 + y
-                bonus[u, c] = UPPER_BONUS * ((raw >= UPPER_CAP) & (u < UPPER_CAP))
-    return offset, bonus
+            offset[u, y, shape.five_box, :2] = u * 2 + k[:2]  # 0 or 50 in it
+            for c in shape.upper_boxes:
+                raw = u + int(shape.face_of_box[c]) * k
+                offset[u, y, c] = np.minimum(raw, cap) * 2 + y
+                bonus[u, c] = shape.upper_bonus * ((raw >= cap) & (u < cap))
+    mask_bits = (1 << np.arange(shape.count))[:, None]
+    return FutureOffsets(offset, bonus, mask_bits, shape.upper_states * 2)
 
 
-_FUTURE_OFFSET, _FUTURE_BONUS = _future_offsets()
-_MASK_BITS = (1 << np.arange(BOXES))[:, None]
-_MASK_STRIDE = UPPER_STATES * 2
+def future_offsets(shape: Layout) -> FutureOffsets:
+    """The offsets of ``shape``'s rule set, laid out once per process and rule set."""
+    return _offsets_of(shape.ruleset)
 
 
-def box_future(values: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
+@functools.cache
+def _offsets_of(ruleset: str) -> FutureOffsets:
+    return _future_offsets(layout(Rules(ruleset=ruleset)))
+
+
+def box_future(
+    values: np.ndarray, state: tuple[int, int, int], shape: Layout = YAHTZEE
+) -> np.ndarray:
     """``W[c, k]`` of one state (:func:`.solver.future_values` for a batch of one)."""
     m, u, y = state
-    index = (m | _MASK_BITS) * _MASK_STRIDE + _FUTURE_OFFSET[u, y]
+    at = future_offsets(shape)
+    index = (m | at.mask_bits) * at.stride + at.offset[u, y]
     future = values.reshape(-1).take(index)
-    future += _FUTURE_BONUS[u]
+    future += at.bonus[u]
     return future
 
 
@@ -133,7 +146,10 @@ class FinalRolls:
     """``S[r]`` of one state, with the per-rules constants laid out once (one per advisor)."""
 
     def __init__(self, trans: Transitions) -> None:
-        rows = np.arange(BOXES)[:, None] * trans.outcome_points.shape[1]
+        shape = trans.layout
+        self._five_bit = shape.five_bit
+        self._extra_bonus = shape.extra_bonus
+        rows = np.arange(shape.count)[:, None] * trans.outcome_points.shape[1]
         self._points = trans.points  # (13, 252) float
         self._flat_kind = rows + trans.kind  # (13, 252) index into W.ravel()
         self._yahtzee_flat_kind = rows + trans.yahtzee_kind  # (13, 6)
@@ -151,11 +167,11 @@ class FinalRolls:
         choice += self._points
         np.copyto(choice, -np.inf, where=self._illegal[m, :, None])
         best = choice.max(axis=0)
-        armed = bool(m & YAHTZEE_BIT)
+        armed = bool(m & self._five_bit)
         reached = flat.take(self._yahtzee_flat_kind)
         reached += self._yahtzee_points[armed]
         np.copyto(reached, -np.inf, where=self._yahtzee_illegal[m])
-        best[YAHTZEE_ROLLS] = reached.max(axis=0) + (YAHTZEE_BONUS if armed and y else 0)
+        best[YAHTZEE_ROLLS] = reached.max(axis=0) + (self._extra_bonus if armed and y else 0)
         return best
 
 

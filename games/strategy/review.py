@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from games.rules import Category, Rules, Scorecard, parse_dice
+from games.rules import Box, Rules, Scorecard, parse_dice
 from games.strategy.advisor import Advisor, Alternatives, alternatives, loss_between
 from games.strategy.choices import is_negligible
 from games.strategy.skill import SkillAndLuck, bands_to_dict, skill_and_luck
@@ -42,8 +42,8 @@ class Decision:
     kind: str  # "keep" or "box"
     dice: tuple[int, ...]
     rolls_left: int
-    choice: tuple[int, ...] | Category
-    best: tuple[int, ...] | Category
+    choice: tuple[int, ...] | Box
+    best: tuple[int, ...] | Box
     loss: float
     options: Alternatives | None = None  # the top five and the choice's place among all
     # A real choice: at least two options whose expected values differ by more than the
@@ -123,8 +123,8 @@ class SeatReview:
         }
 
 
-def _choice_to_wire(choice: tuple[int, ...] | Category) -> object:
-    return choice.value if isinstance(choice, Category) else list(choice)
+def _choice_to_wire(choice: tuple[int, ...] | Box) -> object:
+    return choice.value if isinstance(choice, Box) else list(choice)
 
 
 def _kept(dice: Sequence[int], held: str) -> tuple[int, ...]:
@@ -158,7 +158,7 @@ def review_game(
                 )
             dice, rolls = new, rolls + 1
         elif move.kind == "score":
-            category = Category(move.category)
+            category = rules.box(move.category)
             scored = parse_dice(move.dice)
             if seat in wanted and not move.by_coach:
                 reviews[seat].decisions.append(
@@ -179,7 +179,7 @@ def _rate(
     card: Scorecard,
     dice: tuple[int, ...],
     rolls_left: int,
-    choice: tuple[int, ...] | Category,
+    choice: tuple[int, ...] | Box,
     kind: str,
 ) -> Decision:
     ranking = advisor.rank(card, dice, rolls_left)

@@ -20,25 +20,28 @@ import numpy as np
 
 from games.strategy.choices import Choice
 from games.strategy.rolls_and_keeps import ROLLS
-from games.strategy.ruletables import BOXES, CATEGORIES, YAHTZEE_BIT, YAHTZEE_BONUS
 from games.strategy.transitions import Transitions
 
-_BITS = 1 << np.arange(BOXES)
 #: The face of each roll if it is five of a kind, else 0.
 YAHTZEE_FACE: tuple[int, ...] = tuple(roll[0] if len(set(roll)) == 1 else 0 for roll in ROLLS)
 
 
 def _bits(legal: np.ndarray) -> np.ndarray:
-    """Boolean rows over the 13 boxes as 13-bit integers."""
-    return (legal.astype(np.int64) * _BITS).sum(axis=-1).astype(np.uint16)
+    """Boolean rows over the boxes (13 for Yahtzee) as integers, bit ``c`` for box ``c``."""
+    bits = 1 << np.arange(legal.shape[-1])
+    return (legal.astype(np.int64) * bits).sum(axis=-1).astype(np.uint16)
 
 
 class RollBoxes:
     """For one rules profile: the boxes and their values for any (state, roll)."""
 
     def __init__(self, trans: Transitions) -> None:
+        shape = trans.layout
+        self._boxes = shape.boxes
+        self._five_bit = shape.five_bit
+        self._extra_bonus = shape.extra_bonus
         outcomes = trans.outcome_points.shape[1]
-        rows = np.arange(BOXES)[:, None] * outcomes
+        rows = np.arange(shape.count)[:, None] * outcomes
         #: per roll: each box's points, and its outcome as a flat index into future (13 x 6)
         self._points: list[list[int]] = trans.tables.points.T.tolist()
         self._flat_kind: list[list[int]] = (rows + trans.kind).T.tolist()
@@ -62,9 +65,9 @@ class RollBoxes:
         if face:
             legal = int(self._yahtzee_legal[m, face - 1])
             kinds = self._yahtzee_flat_kind[face - 1]
-            if m & YAHTZEE_BIT:  # an extra Yahtzee: the Joker, and the 100 if the box holds 50
+            if m & self._five_bit:  # an extra Yahtzee: the Joker, the 100 if the box holds 50
                 points = self._joker_points[face - 1]
-                bonus = YAHTZEE_BONUS if y else 0
+                bonus = self._extra_bonus if y else 0
             else:
                 points = self._points[roll]
         else:
@@ -73,9 +76,9 @@ class RollBoxes:
             points = self._points[roll]
         boxes: list[Choice] = []
         values: list[float] = []
-        for c in range(BOXES):
+        for c, box in enumerate(self._boxes):
             if legal >> c & 1:
-                boxes.append(CATEGORIES[c])
+                boxes.append(box)
                 value = flat[kinds[c]] + points[c]
                 values.append(value + bonus if bonus else value)
         return boxes, values

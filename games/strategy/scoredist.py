@@ -19,11 +19,9 @@ from games import caches
 from games.rules import Scorecard
 from games.strategy.advisor import Advisor
 from games.strategy.lattice import FLAT_KEEPS, REROLL, SUBKEEPS
-from games.strategy.outcomes import FULL, State, box_outcomes, state_of
+from games.strategy.outcomes import State, box_outcomes, state_of
 from games.strategy.quickturn import keep_values
 from games.strategy.rolls_and_keeps import ROLL_PROBABILITY
-from games.strategy.ruletables import MASKS
-from games.strategy.solver import UPPER_STATES
 
 CACHE_BYTES = 8 << 20  # per process, all rules profiles: a few thousand states' vectors
 _TO_COME = caches.lru(
@@ -55,23 +53,24 @@ def turn_endings(advisor: Advisor, state: State) -> dict[tuple[int, State], floa
     rolls = np.flatnonzero(final > 0)
     box = worth.argmax(axis=0)[rolls]
     # one key per (points, next state), the chances of the rolls that end so added up
+    masks, upper_states = advisor.layout.masks, advisor.layout.upper_states
     gain = out.gain[box, rolls]
-    key = ((gain * MASKS + out.next_mask[box]) * UPPER_STATES + out.next_upper[box, rolls]) * 2
+    key = ((gain * masks + out.next_mask[box]) * upper_states + out.next_upper[box, rolls]) * 2
     key += out.next_yahtzee[box, rolls]
     keys, which = np.unique(key, return_inverse=True)
     chances = np.bincount(which, weights=final[rolls]).tolist()
     endings: dict[tuple[int, State], float] = {}
     for k, p in zip(keys.tolist(), chances, strict=True):
         rest, y = divmod(k, 2)
-        rest, u = divmod(rest, UPPER_STATES)
-        points, m = divmod(rest, MASKS)
+        rest, u = divmod(rest, upper_states)
+        points, m = divmod(rest, masks)
         endings[(points, (m, u, y))] = p
     return endings
 
 
 def points_to_come(advisor: Advisor, state: State) -> np.ndarray:
     """``d[k]``: the chance that optimal play from turn-start ``state`` adds ``k`` points."""
-    if state[0] == FULL:
+    if state[0] == advisor.layout.full:
         return np.ones(1)
     key = (advisor.rules, state)
     known = _TO_COME.get(key)
@@ -93,7 +92,7 @@ def points_to_come(advisor: Advisor, state: State) -> np.ndarray:
 def final_score_distribution(advisor: Advisor, card: Scorecard) -> np.ndarray:
     """``d[x]``: the chance that ``card`` ends with total ``x`` under optimal play from the
     start of its next turn."""
-    to_come = points_to_come(advisor, state_of(card))
+    to_come = np.ones(1) if card.is_complete else points_to_come(advisor, state_of(card))
     dist = np.zeros(card.total + len(to_come))
     dist[card.total :] = to_come
     return dist

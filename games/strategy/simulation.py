@@ -11,24 +11,24 @@ from dataclasses import dataclass
 import numpy as np
 
 from games import engine
-from games.rules import Category, Scorecard
+from games.rules import Scorecard
 from games.strategy.advisor import Advisor
 from games.strategy.bots import choose_action
 from games.strategy.lockstep import play_batch, simulate_lockstep
 from games.strategy.rolls_and_keeps import ROLLS
-from games.strategy.ruletables import CATEGORIES
 from games.strategy.winning import HORIZON
 
 LOCKSTEP_POLICIES = frozenset({"optimal", "greedy"})
-MAX_ACTIONS_PER_GAME = 13 * 8  # a turn takes at most Roll, Keep, Roll, Keep, Roll, Score
+ACTIONS_PER_TURN = 8  # a turn takes at most Roll, Keep, Roll, Keep, Roll, Score
+MAX_ACTIONS_PER_GAME = 13 * ACTIONS_PER_TURN  # Yahtzee's; a game's own is ``_most_actions``
 
 
 @dataclass(frozen=True)
 class SimulationResult:
     policy: str
     scores: tuple[int, ...]
-    upper_bonuses: int  # games that earned the 35
-    yahtzees: int  # games with 50 in the Yahtzee box
+    upper_bonuses: int  # games that earned the upper bonus
+    yahtzees: int  # games with points in the five-of-a-kind box (Yahtzee, Yatzy, Yacht)
     seconds: float = 0.0
 
     @property
@@ -60,10 +60,14 @@ class SimulationResult:
         return self.yahtzees / self.games
 
 
+def _most_actions(advisor: Advisor) -> int:
+    return ACTIONS_PER_TURN * advisor.layout.count
+
+
 def play_game(advisor: Advisor, rng: engine.DiceSource, policy: str = "optimal") -> Scorecard:
     """One solitaire game; the final scorecard."""
     state = engine.start(1, advisor.rules, rng)
-    for _ in range(MAX_ACTIONS_PER_GAME):
+    for _ in range(_most_actions(advisor)):
         if state.is_finished:
             return state.cards[0]
         state = engine.apply(state, choose_action(advisor, state, 0, rng, policy), rng)
@@ -94,7 +98,7 @@ def simulate(
             policy=policy,
             scores=tuple(int(total) for total in batch.totals),
             upper_bonuses=int(batch.upper_bonus.sum()),
-            yahtzees=int((batch.boxes[:, CATEGORIES.index(Category.YAHTZEE)] == 50).sum()),
+            yahtzees=int((batch.boxes[:, advisor.layout.five_box] > 0).sum()),
             seconds=time.perf_counter() - started,
         )
     rng = random.Random(seed)
@@ -104,7 +108,7 @@ def simulate(
         card = play_game(advisor, rng, policy)
         scores.append(card.total)
         bonuses += card.upper_bonus > 0
-        yahtzees += card[Category.YAHTZEE] == 50
+        yahtzees += bool(card[advisor.rules.definition.five_of_a_kind])
         if progress:
             progress(number + 1)
     return SimulationResult(
@@ -201,7 +205,7 @@ def _early_cards(
     advisor: Advisor, games: int, rng: np.random.Generator
 ) -> tuple[list[Scorecard], list[Scorecard]]:
     """Each seat's card after the rounds before the horizon, played in lock step."""
-    turns = 13 - HORIZON
+    turns = advisor.layout.count - HORIZON
     seats = []
     for _ in range(2):
         batch = play_batch(advisor, games, rng, turns)
@@ -209,7 +213,8 @@ def _early_cards(
         for g in range(games):
             card = Scorecard(rules=advisor.rules)
             for t in range(turns):
-                card = card.score(CATEGORIES[batch.order[g, t]], ROLLS[batch.scored[g, t]])
+                box = advisor.layout.boxes[batch.order[g, t]]
+                card = card.score(box, ROLLS[batch.scored[g, t]])
             cards.append(card)
         seats.append(cards)
     return seats[0], seats[1]
@@ -218,7 +223,7 @@ def _early_cards(
 def _play_out(
     advisor: Advisor, state: engine.GameState, rng: random.Random, policies: dict[int, str]
 ) -> engine.GameState:
-    for _ in range(2 * MAX_ACTIONS_PER_GAME):
+    for _ in range(2 * _most_actions(advisor)):
         if state.is_finished:
             return state
         seat = state.current_seat
@@ -247,12 +252,13 @@ def match_in_process(
     versus: str,
     seed: int | None,
     first: int,
+    ruleset: str = "yahtzee",
 ) -> MatchResult:
     """:func:`simulate_match` in a worker process (loads the stored table there)."""
     from games.rules import Rules
     from games.strategy.store import advisor_for
 
-    advisor = advisor_for(Rules(upper_first=upper_first), cache_dir, build=False)
+    advisor = advisor_for(Rules(upper_first=upper_first, ruleset=ruleset), cache_dir, build=False)
     return simulate_match(advisor, games, bot, versus, seed, first)
 
 
@@ -264,6 +270,7 @@ def simulate_match_parallel(
     versus: str,
     seed: int | None,
     workers: int,
+    ruleset: str = "yahtzee",
 ) -> MatchResult:
     """The same series as :func:`simulate_match`, its games split among ``workers`` processes."""
     from concurrent.futures import ProcessPoolExecutor
@@ -273,7 +280,9 @@ def simulate_match_parallel(
     parts = [(first, min(share, games - first)) for first in range(0, games, share)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(match_in_process, upper_first, cache_dir, n, bot, versus, seed, first)
+            pool.submit(
+                match_in_process, upper_first, cache_dir, n, bot, versus, seed, first, ruleset
+            )
             for first, n in parts
         ]
         results = [future.result() for future in futures]

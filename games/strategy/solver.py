@@ -1,7 +1,10 @@
-"""Optimal play by backward induction over turns.
+"""Optimal play by backward induction over turns, for any rule set of :mod:`games.rules`.
 
-A turn starts in a *state*: which boxes are filled (a 13-bit mask), the upper
-subtotal capped at 63, and whether the Yahtzee box holds 50. Its value is the
+A turn starts in a *state*: which boxes are filled (a mask, 13 bits for Yahtzee), the
+upper subtotal capped at the bonus threshold (63; 0 where there is no upper bonus), and
+whether the Yahtzee box holds 50 (where an extra five of a kind earns a bonus; elsewhere
+both halves of the table hold the same values). The rule set's figures are its
+:class:`~games.strategy.ruletables.Layout`, read from its definition. Its value is the
 expected number of points still to come under optimal play. States with more
 filled boxes are solved first (a *layer* is every state with the same number of
 filled boxes), and every state of a layer is solved at once, in chunks of
@@ -22,6 +25,7 @@ solved at all (``known_states()`` says which are).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -42,68 +46,68 @@ from games.strategy.rolls_and_keeps import (
     YAHTZEE_ROLLS,
 )
 from games.strategy.ruletables import (
-    BOXES,
-    FACE_OF_BOX,
-    MASKS,
-    UPPER_BONUS,
-    UPPER_BOXES,
     UPPER_CAP,
-    YAHTZEE_BIT,
-    YAHTZEE_BONUS,
-    YAHTZEE_BOX,
+    YAHTZEE,
+    Layout,
     RuleTables,
+    layout,
     rule_tables,
 )
 from games.strategy.table import StrategyTable
 from games.strategy.transitions import Transitions, transitions
 
-UPPER_STATES = UPPER_CAP + 1  # 0..63
+UPPER_STATES = UPPER_CAP + 1  # 0..63: Yahtzee's (a layout's own is ``upper_states``)
 CHUNK = 256
 
 
 # -- which upper subtotals each mask can have ---------------------------------------------
 
 
-def upper_reach() -> np.ndarray:
+def upper_reach(shape: Layout = YAHTZEE) -> np.ndarray:
     """``reach[m, u]``: the filled upper boxes of mask ``m`` can add up to ``u`` (capped at 63)."""
-    by_subset = np.zeros((1 << len(UPPER_BOXES), UPPER_STATES), dtype=bool)
-    for subset in range(1 << len(UPPER_BOXES)):
+    uppers = shape.upper_boxes
+    cap = shape.upper_cap
+    assert uppers == tuple(range(len(uppers)))  # the upper boxes come first
+    by_subset = np.zeros((1 << len(uppers), shape.upper_states), dtype=bool)
+    for subset in range(1 << len(uppers)):
         sums = {0}
-        for i in UPPER_BOXES:
+        for i in uppers:
             if subset >> i & 1:
-                face = int(FACE_OF_BOX[i])
-                sums = {min(UPPER_CAP, s + face * k) for s in sums for k in range(DICE + 1)}
+                face = int(shape.face_of_box[i])
+                sums = {min(cap, s + face * k) for s in sums for k in range(DICE + 1)}
         by_subset[subset, sorted(sums)] = True
-    upper_bits = np.arange(MASKS) & ((1 << len(UPPER_BOXES)) - 1)
+    upper_bits = np.arange(shape.masks) & ((1 << len(uppers)) - 1)
     return by_subset[upper_bits]
 
 
-def open_upper_room() -> np.ndarray:
+def open_upper_room(shape: Layout = YAHTZEE) -> np.ndarray:
     """Most points the open upper boxes of each mask can still add."""
-    room = np.zeros(MASKS, dtype=np.int64)
-    for i in UPPER_BOXES:
-        room += np.where(np.arange(MASKS) >> i & 1, 0, DICE * int(FACE_OF_BOX[i]))
+    room = np.zeros(shape.masks, dtype=np.int64)
+    for i in shape.upper_boxes:
+        room += np.where(np.arange(shape.masks) >> i & 1, 0, DICE * int(shape.face_of_box[i]))
     return room
 
 
-def settled_upper(room: np.ndarray) -> np.ndarray:
+def settled_upper(room: np.ndarray, shape: Layout = YAHTZEE) -> np.ndarray:
     """``settled[m, u]``: the 35 can no longer change, so the state behaves like ``u = 63``."""
-    u = np.arange(UPPER_STATES)
-    return (u[None, :] >= UPPER_CAP) | (u[None, :] + room[:, None] < UPPER_CAP)
+    cap = shape.upper_cap
+    u = np.arange(shape.upper_states)
+    return (u[None, :] >= cap) | (u[None, :] + room[:, None] < cap)
 
 
 def layer_states(
-    masks: np.ndarray, reach: np.ndarray, settled: np.ndarray
+    masks: np.ndarray, reach: np.ndarray, settled: np.ndarray, shape: Layout = YAHTZEE
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct states to solve for these masks, as arrays (mask, upper, yahtzee50),
     ordered by mask, then upper, then yahtzee50 (``masks`` ascending)."""
     live = reach[masks] & ~settled[masks]
     # one state at 63 for every mask stands for all its settled subtotals
-    live[:, UPPER_CAP] = True
+    live[:, shape.upper_cap] = True
     rows, ups = np.nonzero(live)  # row by row: sorted by (mask, upper)
     del live
-    # a filled Yahtzee box holds 0 or 50: two states, side by side
-    twice = ((masks[rows] & YAHTZEE_BIT) != 0).astype(np.intp) + 1
+    # a filled Yahtzee box holds 0 or 50: two states, side by side (one where 50 or 0 in
+    # it changes nothing that follows: no bonus for an extra five of a kind)
+    twice = ((masks[rows] & shape.five_bit) != 0).astype(np.intp) * int(shape.tracks_five) + 1
     m = np.repeat(masks[rows], twice)
     del rows
     u = np.repeat(ups, twice)
@@ -129,7 +133,9 @@ class Workspace:
         return buffer[: rows * n].reshape(rows, n)
 
 
-def future_values(values: np.ndarray, m: np.ndarray, u: np.ndarray, y: np.ndarray) -> np.ndarray:
+def future_values(
+    values: np.ndarray, m: np.ndarray, u: np.ndarray, y: np.ndarray, shape: Layout = YAHTZEE
+) -> np.ndarray:
     """``W[c, k, s]``: what follows when state ``s`` puts outcome ``k`` in box ``c``: the 35
     if it is earned now plus the value of the next turn.
 
@@ -137,32 +143,45 @@ def future_values(values: np.ndarray, m: np.ndarray, u: np.ndarray, y: np.ndarra
     """
     flat = values.reshape(-1)
     n = len(m)
-    future = np.empty((BOXES, DICE + 1, n))
+    cap = shape.upper_cap
+    uppers = len(shape.upper_boxes)
+    stride = shape.upper_states * 2
+    upper_bits, lower_bits, upper_added = _bit_arrays(shape.ruleset)
+    future = np.empty((shape.count, DICE + 1, n))
     base = u * 2 + y  # (n,)
     # upper boxes: outcome k adds face * k to the subtotal, and maybe the 35
-    upper_mask = (m[None, :] | _UPPER_BITS[:, None]) * (UPPER_STATES * 2)  # (6, n)
-    raw = u[None, None, :] + _UPPER_ADDED[:, :, None]  # (6, 6, n)
-    index = np.minimum(raw, UPPER_CAP)
+    upper_mask = (m[None, :] | upper_bits[:, None]) * stride  # (6, n)
+    raw = u[None, None, :] + upper_added[:, :, None]  # (6, 6, n)
+    index = np.minimum(raw, cap)
     index *= 2
     index += y
     index += upper_mask[:, None, :]
-    upper = future[: len(UPPER_BOXES)]
+    upper = future[:uppers]
     np.take(flat, index, out=upper, mode="clip")
-    upper += UPPER_BONUS * ((raw >= UPPER_CAP) & (u < UPPER_CAP))
+    if shape.upper_bonus:
+        upper += shape.upper_bonus * ((raw >= cap) & (u < cap))
     # lower boxes lead to one state (the Yahtzee box to two: 0 or 50 in it)
-    lower_index = (m[None, :] | _LOWER_BITS[:, None]) * (UPPER_STATES * 2) + base
+    lower_index = (m[None, :] | lower_bits[:, None]) * stride + base
     lower = np.take(flat, lower_index, mode="clip")  # (7, n)
-    future[len(UPPER_BOXES) :] = lower[:, None, :]
-    yahtzee_row = YAHTZEE_BOX - len(UPPER_BOXES)
-    future[YAHTZEE_BOX, 0] = np.take(flat, lower_index[yahtzee_row] - y, mode="clip")
-    future[YAHTZEE_BOX, 1] = np.take(flat, lower_index[yahtzee_row] - y + 1, mode="clip")
+    future[uppers:] = lower[:, None, :]
+    yahtzee_row = shape.five_box - uppers
+    future[shape.five_box, 0] = np.take(flat, lower_index[yahtzee_row] - y, mode="clip")
+    future[shape.five_box, 1] = np.take(flat, lower_index[yahtzee_row] - y + 1, mode="clip")
     return future
 
 
-_UPPER_BITS = np.array([1 << i for i in UPPER_BOXES], dtype=np.intp)
-_LOWER_BITS = np.array([1 << i for i in range(len(UPPER_BOXES), BOXES)], dtype=np.intp)
-_BOX_COLUMN = np.arange(BOXES)[:, None]
-_UPPER_ADDED = FACE_OF_BOX[list(UPPER_BOXES)][:, None] * np.arange(DICE + 1)[None, :]
+@functools.cache
+def _bit_arrays(ruleset: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rule set's upper boxes' bits, its lower boxes' bits, and what outcome ``k`` of each
+    upper box adds to the subtotal."""
+    shape = layout(Rules(ruleset=ruleset))
+    uppers = shape.upper_boxes
+    upper_bits = np.array([1 << i for i in uppers], dtype=np.intp)
+    lower_bits = np.array([1 << i for i in range(len(uppers), shape.count)], dtype=np.intp)
+    added = shape.face_of_box[list(uppers)][:, None] * np.arange(DICE + 1)[None, :]
+    for array in (upper_bits, lower_bits, added):
+        array.flags.writeable = False
+    return upper_bits, lower_bits, added
 
 
 def final_roll_values(
@@ -182,7 +201,8 @@ def final_roll_values(
     """
     work = work or Workspace()
     n = len(m)
-    future = future_values(values, m, u, y)
+    shape = trans.layout
+    future = future_values(values, m, u, y, shape)
     # outcome points folded in, illegal boxes at -inf: choice[c, k, s]
     choice = future + trans.outcome_points[:, :, None]
     np.copyto(choice, -np.inf, where=trans.illegal[m].T[:, None, :])
@@ -204,13 +224,14 @@ def final_roll_values(
             candidate = np.add.outer(trans.points[c, rows], choice[c, 0])
             best[rows] = np.maximum(best[rows], candidate)
     # The Yahtzee rolls, exactly: the Joker when the Yahtzee box is filled, +100 if it holds 50.
-    armed = (m & YAHTZEE_BIT) != 0
-    reached = future[_BOX_COLUMN, trans.yahtzee_kind]  # (13, 6, n)
+    armed = (m & shape.five_bit) != 0
+    reached = future[np.arange(shape.count)[:, None], trans.yahtzee_kind]  # (13, 6, n)
     reached += trans.yahtzee_points[:, :, None]
     reached += trans.joker_extra[:, :, None] * armed
     np.copyto(reached, -np.inf, where=trans.yahtzee_illegal[m].transpose(1, 2, 0))
     yahtzee = reached.max(axis=0)  # (6, n)
-    yahtzee += YAHTZEE_BONUS * (y * armed)
+    if shape.extra_bonus:
+        yahtzee += shape.extra_bonus * (y * armed)
     best[YAHTZEE_ROLLS] = yahtzee
     return best
 
@@ -316,18 +337,21 @@ def start_values(
 # -- the whole table -------------------------------------------------------------------------
 
 
-def known_states() -> np.ndarray:
+def known_states(shape: Layout = YAHTZEE) -> np.ndarray:
     """``known[m, u]``: the table holds the value of (m, u): u is settled, or reachable."""
-    return upper_reach() | settled_upper(open_upper_room())
+    return upper_reach(shape) | settled_upper(open_upper_room(shape), shape)
 
 
-def _share_values(values: np.ndarray, masks: np.ndarray, settled: np.ndarray) -> None:
+def _share_values(
+    values: np.ndarray, masks: np.ndarray, settled: np.ndarray, shape: Layout
+) -> None:
     """After a layer: settled subtotals take the value at 63, and a Yahtzee box still open
-    (no 50 in it) the value without."""
+    (no 50 in it), or whose 50 earns nothing more, the value without."""
+    cap = shape.upper_cap
     block = values[masks]  # a copy, changed in place and written back
-    np.copyto(block, block[:, UPPER_CAP : UPPER_CAP + 1, :], where=settled[masks][:, :, None])
-    open_yahtzee = (masks & YAHTZEE_BIT) == 0
-    block[open_yahtzee, :, 1] = block[open_yahtzee, :, 0]
+    np.copyto(block, block[:, cap : cap + 1, :], where=settled[masks][:, :, None])
+    single = ((masks & shape.five_bit) == 0) | (not shape.tracks_five)
+    block[single, :, 1] = block[single, :, 0]
     values[masks] = block
 
 
@@ -347,12 +371,14 @@ def solve(
     started = time.perf_counter()
     tables = tables or rule_tables(rules)
     trans = transitions(tables)
-    reach = upper_reach()
-    settled = settled_upper(open_upper_room())
-    values = np.zeros((MASKS, UPPER_STATES, 2))
+    shape = trans.layout
+    upper_states = shape.upper_states
+    reach = upper_reach(shape)
+    settled = settled_upper(open_upper_room(shape), shape)
+    values = np.zeros((shape.masks, upper_states, 2))
     flat = values.reshape(-1)
-    popcount = np.array([bin(mask).count("1") for mask in range(MASKS)])
-    solved = (np.arange(MASKS) & from_mask) == from_mask
+    popcount = np.array([bin(mask).count("1") for mask in range(shape.masks)])
+    solved = (np.arange(shape.masks) & from_mask) == from_mask
     workers = workers or min(2, os.cpu_count() or 1)
     total_states = done = 0
     local = threading.local()
@@ -364,14 +390,14 @@ def solve(
 
     def run(part: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         m, u, y = part
-        flat[(m * UPPER_STATES + u) * 2 + y] = start_values(trans, values, m, u, y, workspace())
+        flat[(m * upper_states + u) * 2 + y] = start_values(trans, values, m, u, y, workspace())
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for layer in range(BOXES - 1, -1, -1):
+        for layer in range(shape.count - 1, -1, -1):
             masks = np.flatnonzero((popcount == layer) & solved)
             if not len(masks):
                 continue
-            m, u, y = layer_states(masks, reach, settled)
+            m, u, y = layer_states(masks, reach, settled, shape)
             total_states += len(m)
             parts = [
                 (m[i : i + chunk], u[i : i + chunk], y[i : i + chunk])
@@ -379,7 +405,7 @@ def solve(
             ]
             list(pool.map(run, parts))
             del m, u, y, parts  # before the next layer's are made: the build's peak memory
-            _share_values(values, masks, settled)
+            _share_values(values, masks, settled, shape)
             if progress:
                 progress(layer, total_states - done)
             done = total_states

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from games.rules import Rules
-from games.strategy.ruletables import MASKS, RuleTables
+from games.strategy.ruletables import RuleTables
 
 
 @dataclass
@@ -24,7 +24,11 @@ class StrategyTable:
     tables: RuleTables
     seconds: float = 0.0
     states: int = 0
-    solved: np.ndarray = field(default_factory=lambda: np.ones(MASKS, dtype=bool))
+    solved: np.ndarray = field(default_factory=lambda: np.ones(0, dtype=bool))
+
+    def __post_init__(self) -> None:
+        if not len(self.solved):  # every mask of its rule set
+            self.solved = np.ones(self.tables.layout.masks, dtype=bool)
 
     @property
     def empty_card_value(self) -> float:

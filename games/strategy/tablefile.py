@@ -39,20 +39,27 @@ def default_cache_dir() -> Path:
 
 
 def profile_name(rules: Rules) -> str:
+    """Yahtzee's ``official`` and ``upper-first``; another rule set's id."""
+    if rules.ruleset != "yahtzee":
+        return rules.ruleset
     return "upper-first" if rules.upper_first else "official"
 
 
 def table_path(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """``yahtzee-official.npz``, ``yahtzee-upper-first.npz``, ``yatzy-official.npz``,
+    ``yacht-official.npz``: one file per rules profile."""
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return folder / f"yahtzee-{profile_name(rules)}.npz"
+    options = "upper-first" if rules.upper_first else "official"
+    return folder / f"{rules.ruleset}-{options}.npz"
 
 
-def fingerprint() -> str:
-    """Changes whenever the rules module or the solver changes."""
+def fingerprint(rules: Rules | None = None) -> str:
+    """Changes whenever the rules module, ``rules``' definition or the solver changes."""
     import hashlib  # here, not at the top: it maps OpenSSL (~3 MB) into a build's peak
 
     digest = hashlib.sha256(f"format {FORMAT}".encode())
     digest.update(Path(rules_module.__file__).read_bytes())
+    digest.update(repr((rules or Rules()).definition).encode())
     here = Path(__file__).parent
     for name in _SOURCES:
         digest.update((here / name).read_bytes())
@@ -65,7 +72,7 @@ def save_table(table: StrategyTable, path: str | os.PathLike[str]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {
         "format": FORMAT,
-        "fingerprint": fingerprint(),
+        "fingerprint": fingerprint(table.rules),
         "rules": table.rules.to_dict(),
         "seconds": table.seconds,
         "states": table.states,
@@ -118,7 +125,8 @@ def load_table(rules: Rules, path: str | os.PathLike[str]) -> StrategyTable | No
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta.get("fingerprint") != fingerprint() or Rules.from_dict(meta["rules"]) != rules:
+            stale = meta.get("fingerprint") != fingerprint(rules)
+            if stale or Rules.from_dict(meta["rules"]) != rules:
                 logger.info("Ignoring stale strategy table %s", path)
                 return None
             tables = RuleTables(

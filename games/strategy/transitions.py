@@ -7,15 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.strategy.rolls_and_keeps import DICE, ROLL_COUNT, YAHTZEE_ROLLS
-from games.strategy.ruletables import (
-    BOXES,
-    FACE_OF_BOX,
-    MASKS,
-    YAHTZEE_BIT,
-    YAHTZEE_BOX,
-    YAHTZEE_POINTS,
-    RuleTables,
-)
+from games.strategy.ruletables import Layout, RuleTables
 
 
 @dataclass(frozen=True)
@@ -28,6 +20,8 @@ class Transitions:
     points of that outcome where they depend only on it (upper boxes, Yahtzee), else 0.
     ``yahtzee_*[c, f - 1]``: five ``f`` in box ``c``: outcome and points, what the Joker
     adds, and (per mask) whether they may go there at all.
+
+    Shapes are given for Yahtzee's 13 boxes; another rule set has its own box count.
 
     ``illegal`` and ``yahtzee_illegal`` are booleans, one mask's contiguous: a single
     position reads its mask's 13 + 78 entries in one place, and the two take 0.7 MB where
@@ -49,27 +43,33 @@ class Transitions:
     joker_extra: np.ndarray  # (13, 6) what the Joker adds (Full House, straights)
     yahtzee_illegal: np.ndarray  # (MASKS, 13, 6) bool: five of a face may not go in the box
 
+    @property
+    def layout(self) -> Layout:
+        return self.tables.layout
 
-def _kind(points: np.ndarray, box_axis: int) -> np.ndarray:
+
+def _kind(points: np.ndarray, box_axis: int, layout: Layout) -> np.ndarray:
     """Outcome index of each (box, points) pair; see :class:`Transitions`."""
     shape = [1] * points.ndim
-    shape[box_axis] = BOXES
-    faces = FACE_OF_BOX.reshape(shape)
-    is_yahtzee_box = (np.arange(BOXES) == YAHTZEE_BOX).reshape(shape)
+    shape[box_axis] = layout.count
+    faces = layout.face_of_box.reshape(shape)
+    is_yahtzee_box = (np.arange(layout.count) == layout.five_box).reshape(shape)
     upper = faces > 0
     safe = np.where(upper, faces, 1)
     counted = points // safe
     if (upper & (points % safe != 0)).any() or (upper & (counted > DICE)).any():
         raise AssertionError("an upper box scored something other than face x count")
-    kind = np.where(upper, counted, np.where(is_yahtzee_box, points == YAHTZEE_POINTS, 0))
+    kind = np.where(upper, counted, np.where(is_yahtzee_box, points == layout.five_points, 0))
     return kind.astype(np.intp)
 
 
 def transitions(tables: RuleTables) -> Transitions:
+    layout = tables.layout
+    boxes = layout.count
     points = tables.points.astype(np.float64)
-    kind = _kind(tables.points, 0)
-    outcome_points = np.zeros((BOXES, DICE + 1))
-    for c in range(BOXES):
+    kind = _kind(tables.points, 0, layout)
+    outcome_points = np.zeros((boxes, DICE + 1))
+    for c in range(boxes):
         if kind[c].any():
             for k in np.unique(kind[c]):
                 scored = np.unique(points[c, kind[c] == k])
@@ -81,24 +81,25 @@ def transitions(tables: RuleTables) -> Transitions:
     ordinary[YAHTZEE_ROLLS] = False
     sparse = []
     sparse_rows = {}
-    for c in range(BOXES):
+    for c in range(boxes):
         scoring = (points[c] > 0) & ordinary
         # a box that scores on few ordinary rolls, and whose outcome is the same on all of them
         if scoring.sum() * 3 < ROLL_COUNT and not (kind[c] & ordinary).any():
             sparse.append(c)
             sparse_rows[c] = np.flatnonzero(scoring)
-    dense = tuple(c for c in range(BOXES) if c not in sparse)
+    dense = tuple(c for c in range(boxes) if c not in sparse)
     if not dense or not sparse:
         raise AssertionError("unexpected shape of the scoring table")
     # The Yahtzee rolls: ordinary rules while the Yahtzee box is open, the Joker once it is
     # filled. Which boxes may take five of a face depends on the mask; what each scores there
     # only on whether the Joker is in play.
-    armed = (np.arange(MASKS) & YAHTZEE_BIT) != 0
+    armed = (np.arange(layout.masks) & layout.five_bit) != 0
     ordinary_points = tables.points[:, YAHTZEE_ROLLS]  # (13, 6)
     joker_points = _the_one_value(tables.joker_points[armed], tables.joker_legal[armed])
     joker_points = np.where(joker_points < 0, ordinary_points, joker_points)
-    yahtzee_kind = _kind(ordinary_points, 0)
-    if (_kind(joker_points, 0) != yahtzee_kind)[~(np.arange(BOXES) == YAHTZEE_BOX)].any():
+    yahtzee_kind = _kind(ordinary_points, 0, layout)
+    other = np.arange(boxes) != layout.five_box
+    if (_kind(joker_points, 0, layout) != yahtzee_kind)[other].any():
         raise AssertionError("the Joker leads to other states than ordinary scoring")
     legal = np.where(
         armed[:, None, None],

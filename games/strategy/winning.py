@@ -30,11 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from games import caches
-from games.rules import Category, Scorecard, parse_dice
+from games.rules import Box, Scorecard, parse_dice
 from games.strategy.advisor import Advisor
-from games.strategy.outcomes import FULL, GAIN_MAX, BoxOutcomes, State, box_outcomes, state_of
+from games.strategy.outcomes import BoxOutcomes, State, box_outcomes, state_of
 from games.strategy.rolls_and_keeps import LEVEL_INDEX, ROLL_INDEX, ROLL_PROBABILITY, sub_keeps
-from games.strategy.ruletables import CATEGORIES
 from games.strategy.scoredist import final_score_distribution
 from games.strategy.solver import TurnValues, Workspace, best_keep, keep_values
 
@@ -48,7 +47,7 @@ PROBABILITY_TIE = 1e-12  # chances closer than this are equal: the expected scor
 class WinOption:
     """A choice and the chance of winning if it is taken (then played to win)."""
 
-    choice: tuple[int, ...] | Category
+    choice: tuple[int, ...] | Box
     win_probability: float
     expected_total: float
 
@@ -78,6 +77,8 @@ class Plan:
 
     def __init__(self, advisor: Advisor, root: State, total: int, utility: np.ndarray) -> None:
         self.trans = advisor.transitions
+        self.full = advisor.layout.full
+        self.boxes = advisor.layout.count
         self.total = total
         self.utility = utility
         self.known: dict[State, np.ndarray] = {}
@@ -91,7 +92,7 @@ class Plan:
     @property
     def work(self) -> int:
         """Lattice columns the plan solves: one per reachable (state, total)."""
-        return sum(width + 1 for state, width in self.reach.items() if state[0] != FULL)
+        return sum(width + 1 for state, width in self.reach.items() if state[0] != self.full)
 
     def _reach(self, root: State) -> dict[State, int]:
         """Most points each state reachable from ``root`` can have added since (its totals run
@@ -101,7 +102,7 @@ class Plan:
         while layer:
             following: dict[State, int] = {}
             for state in layer:
-                if state[0] == FULL:
+                if state[0] == self.full:
                     continue
                 out = self.outcomes[state] = box_outcomes(self.trans, state)
                 endings = self.endings[state] = []
@@ -127,7 +128,7 @@ class Plan:
         """``V(state, t)`` for t = total .. total + width - 1."""
         known = self.known.get(state)
         if known is None:
-            if state[0] == FULL:
+            if state[0] == self.full:
                 known = self.utility[self.total : self.total + self.width(state)]
             else:
                 known = self.turn(state)[1].start
@@ -142,7 +143,7 @@ class Plan:
         columns = np.arange(width)
         rolls_count = out.gain.shape[1]
         final = np.full((rolls_count, width), -np.inf)
-        boxes = np.full((len(CATEGORIES), rolls_count, width), -np.inf) if per_box else None
+        boxes = np.full((self.boxes, rolls_count, width), -np.inf) if per_box else None
         for c, rolls, nexts, row in self.endings[state]:
             found = [self.value(after) for after in nexts]
             rows = np.zeros((len(found), max(len(v) for v in found)))
@@ -189,8 +190,9 @@ def _root_turn(advisor: Advisor, card: Scorecard, opponents: Sequence[Scorecard]
     if known is not _TOO_MUCH:
         return known
     dists = [final_score_distribution(advisor, o) for o in opponents]
-    reach = card.total + len(card.open_boxes) * GAIN_MAX + 1
-    utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + GAIN_MAX)
+    gain_max = advisor.layout.most_in_one_turn
+    reach = card.total + len(card.open_boxes) * gain_max + 1
+    utility = win_utility(dists, max([reach, *(len(d) for d in dists)]) + gain_max)
     plan = Plan(advisor, state, card.total, utility)
     if len(card.open_boxes) > ALWAYS_SOLVED and plan.work > WORK_BOUND:
         _ROOTS.set(key, None)
@@ -229,7 +231,7 @@ def rank_to_win(
     roll = ROLL_INDEX[tuple(sorted(dice))]
     chance: dict[object, float] = {}
     for c in np.flatnonzero(boxes[:, roll] > -np.inf):
-        chance[CATEGORIES[c]] = float(boxes[c, roll])
+        chance[advisor.layout.boxes[c]] = float(boxes[c, roll])
     if rolls_left:
         levels = keeps[rolls_left]
         for keep in sub_keeps(dice):

@@ -13,12 +13,14 @@ from .people import (
     play_turn,
     press,
     save_screenshot,
+    score_options,
     totals,
     wait_live,
     wait_version,
     watch_navigations,
     your_turn,
 )
+from .test_layout import DESKTOP, outside, page_width
 from .test_phone import PHONE, assert_fits
 
 GAMES = {
@@ -94,3 +96,26 @@ def test_a_whole_game_against_a_computer_player_on_a_phone(person, server, rules
     expect(phone).to_have_url(f"{server.url}/rules/{ruleset}/")
     expect(phone.locator("article.rules h1")).to_contain_text(name.split(" ")[0])
     assert_fits(phone, f"the {ruleset} rules")
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES))
+def test_on_a_desktop_dice_roll_and_every_open_box_of_the_card_are_in_view(person, server, ruleset):
+    name, rounds, rows = GAMES[ruleset]
+    desk = person(**DESKTOP)
+    desk.goto("/")
+    desk.get_by_label("Rule set").select_option(label=name)
+    desk.get_by_label("Players").select_option("1")
+    desk.get_by_label("Your display name").fill("Dag")
+    press(desk.get_by_role("button", name="Open a table"))
+    expect(desk.get_by_role("heading", name="Waiting for players")).to_be_visible()
+    wait_live(desk)
+    act(desk, "/start/", lambda: press(desk.locator('button[formaction$="/start/"]')))
+    expect(desk.locator("#board .turn")).to_be_visible()
+    act(desk, "/roll/", lambda: press(desk.locator("[data-roll]")))
+
+    save_screenshot(desk, f"table-desktop-{ruleset}", full_page=False)
+    assert len(score_options(desk)) == rounds
+    for row in rows:
+        expect(desk.locator("#board .scorecard th", has_text=row).first).to_be_visible()
+    assert outside(desk, "#board .dice .die, [data-roll], #board button.box-button") == []
+    assert page_width(desk) <= 1280

@@ -88,6 +88,9 @@ def test_a_status_is_shown_to_friends_only_and_a_block_hides_it(
     assert "bob" in page and "not seen yet" in page
     services.site_presence_open(server_id="test-server", user_id=bob.pk, channel_name="c1")
     assert "on the site" in text(alice_client.get("/friends/"))
+    services.site_presence_close(user_id=bob.pk, channel_name="c1")
+    assert "last seen " in text(alice_client.get("/friends/"))
+    services.site_presence_open(server_id="test-server", user_id=bob.pk, channel_name="c1")
     # A stranger's page shows no status of bob's.
     carol_client = Client()
     carol_client.force_login(carol)

@@ -185,3 +185,11 @@ def test_the_pages_are_translated(alice_client):
     alice_client.post("/play/", LIVE_RATED)
     page = text(alice_client.get("/play/", headers={"Accept-Language": "uz"}))
     assert "Looking for players…" not in page
+
+
+def test_the_no_script_reload_keeps_the_place_while_waiting(alice_client, frozen_clock):
+    alice_client.post("/play/", CASUAL)
+    frozen_clock.advance(seconds=20)
+    response = alice_client.get("/play/?waiting=1")
+    assert response.status_code == 200 and "Looking for players…" in text(response)
+    assert Ticket.objects.get().seen_at == frozen_clock.now()  # its page still counts as open

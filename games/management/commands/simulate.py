@@ -1,4 +1,5 @@
-"""``manage.py simulate --games N [--bot optimal|greedy|casual|win] [--versus POLICY] [--seed S]``.
+"""``manage.py simulate --games N [--bot optimal|greedy|casual|win] [--versus POLICY] [--seed S]
+[--ruleset yahtzee|yatzy|yacht] [--upper-first]``.
 
 Alone, the bot plays solitaire games and the statistics of its scores are printed. With
 ``--versus``, it plays heads-up games against that policy (each side starting half the
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.management.commands.solve import strategy_cache_dir
-from games.rules import Rules
+from games.rules import RULESET_IDS, Rules
 from games.strategy import advisor_for, strategy_status
 from games.strategy.bots import POLICIES
 from games.strategy.simulation import simulate, simulate_match, simulate_match_parallel
@@ -28,6 +29,7 @@ class Command(BaseCommand):
             "--versus", choices=sorted(POLICIES), default=None, help="play heads-up against it"
         )
         parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--ruleset", choices=RULESET_IDS, default="yahtzee")
         parser.add_argument("--upper-first", action="store_true")
         parser.add_argument("--cache-dir", type=Path, default=None)
         parser.add_argument(
@@ -35,7 +37,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **options: object) -> None:
-        rules = Rules(upper_first=bool(options["upper_first"]))
+        try:
+            rules = Rules(upper_first=bool(options["upper_first"]), ruleset=str(options["ruleset"]))
+        except ValueError as error:
+            raise CommandError(str(error)) from None
         cache_dir = options["cache_dir"] or strategy_cache_dir()
         games = int(options["games"])  # type: ignore[call-overload]
         if games < 1:
@@ -54,7 +59,8 @@ class Command(BaseCommand):
         out(f"standard dev.     {result.stdev:8.2f}")
         out(f"median            {result.median:8.1f}")
         out(f"upper bonus rate  {result.upper_bonus_rate:8.1%}")
-        out(f"Yahtzee rate      {result.yahtzee_rate:8.1%}")
+        five = f"{rules.definition.five_of_a_kind.label} rate"
+        out(f"{five:<18}{result.yahtzee_rate:8.1%}")
 
     def heads_up(
         self, advisor: object, rules: Rules, cache_dir: Path, games: int, options: dict
@@ -65,7 +71,7 @@ class Command(BaseCommand):
             result = simulate_match(advisor, games, bot, versus, seed)  # type: ignore[arg-type]
         else:
             result = simulate_match_parallel(
-                rules.upper_first, str(cache_dir), games, bot, versus, seed, workers
+                rules.upper_first, str(cache_dir), games, bot, versus, seed, workers, rules.ruleset
             )
         low, high = result.confidence_interval()
         out = self.stdout.write
