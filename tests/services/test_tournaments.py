@@ -5,19 +5,16 @@ arena run on an injected clock."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connections
 
 from games import services
 from games.models import Entry, Game, InboxItem, Result, Seat, Tournament, TournamentTable
 from games.selectors import tournaments as reads
 from games.selectors.social import inbox_entries as inbox_of
 from games.services import GameError, NotAllowed, Player
-from games.services import tournaments as arena_services
 from games.services.tournament_scoring import game_ended, points_for
 from games.services.tournaments import (
     AlreadyIn,
@@ -32,7 +29,7 @@ from games.services.tournaments import (
     tournaments_sweep,
 )
 from tests.arena import arena, finish, seated_names, soon
-from tests.conftest import PASSWORD, guest_player, player_of
+from tests.conftest import guest_player, player_of
 
 pytestmark = pytest.mark.django_db
 
@@ -381,50 +378,3 @@ def test_a_game_end_pairs_whoever_is_free_once_it_has_committed(
         finish(game, winners=(seated_names(game)[0],))
     frozen_clock.advance(seconds=1)
     assert len(tables_of(t)) == 2  # the waiting third met one of the two at once
-
-
-# -- two processes at once ---------------------------------------------------------------------
-
-
-def _pair_through_locks(tournament_id: int) -> int:
-    for _attempt in range(10_000):
-        try:
-            return len(tournament_pair(tournament_id=tournament_id))
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
-    raise AssertionError("the database stayed locked")
-
-
-@pytest.mark.django_db(transaction=True)
-def test_pairing_from_two_threads_at_once_makes_each_table_once(frozen_clock):
-    users = [
-        get_user_model().objects.create_user(username=f"p{i}", password=PASSWORD) for i in range(8)
-    ]
-    t = arena(player_of(users[0]), frozen_clock.now(), size=2)
-    for user in users:
-        Entry.objects.create(
-            tournament=t, user=user, joined_at=frozen_clock.now(), waiting_since=frozen_clock.now()
-        )
-    start = threading.Barrier(4)
-    made: list[object] = [None] * 4
-
-    def pair(index: int) -> None:
-        try:
-            start.wait()
-            made[index] = _pair_through_locks(t.pk)
-        except Exception as error:  # the test reads it
-            made[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=pair, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert sorted(made, key=str) == [0, 0, 0, 4], made
-    assert TournamentTable.objects.count() == 4
-    seated = list(Seat.objects.values_list("user_id", flat=True))
-    assert sorted(seated) == sorted(u.pk for u in users)
-    assert arena_services.IN_PLAY
