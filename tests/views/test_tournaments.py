@@ -130,3 +130,15 @@ def test_the_json_of_a_run_and_the_history_page(make_client, make_user, frozen_c
     assert data["players"][0] == {"username": winner, "points": 1, "games": 1, "streak": 1}
     history = Client().get(f"/u/{winner}/").content.decode()
     assert "Sunday arena" in history and "place 1 of 2" in history
+
+
+def test_a_streak_of_two_wins_is_marked_in_the_standings(alice_client, alice, bob, frozen_clock):
+    t = arena(player_of(alice), frozen_clock.now() + timedelta(hours=1))
+    Entry.objects.create(tournament=t, user=alice, joined_at=frozen_clock.now(), streak=2)
+    Entry.objects.create(tournament=t, user=bob, joined_at=frozen_clock.now(), streak=1)
+    page = alice_client.get(f"/tournaments/{t.pk}/").content.decode()
+    row_of = {
+        name: page.split(f'data-player="{name}"')[1].split("</tr>")[0] for name in ("alice", "bob")
+    }
+    assert "×2" in row_of["alice"] and "×2" not in row_of["bob"]
+    assert "the next win counts double" in row_of["alice"]
