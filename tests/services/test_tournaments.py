@@ -29,7 +29,7 @@ from games.services.tournaments import (
     tournaments_sweep,
 )
 from tests.arena import arena, finish, seated_names, soon
-from tests.conftest import guest_player, player_of
+from tests.conftest import _jump_to_last_round, guest_player, player_of
 
 pytestmark = pytest.mark.django_db
 
@@ -378,3 +378,19 @@ def test_a_game_end_pairs_whoever_is_free_once_it_has_committed(
         finish(game, winners=(seated_names(game)[0],))
     frozen_clock.advance(seconds=1)
     assert len(tables_of(t)) == 2  # the waiting third met one of the two at once
+
+
+def test_an_abandoned_table_earns_nothing_and_withdraws_who_never_played(make_user, frozen_clock):
+    ann, ben = people(make_user, "ann", "ben")
+    t = arena(ann, frozen_clock.now())
+    tournament_join(tournament_id=t.pk, player=ann)
+    tournament_join(tournament_id=t.pk, player=ben)
+    (game,) = tables_of(t)
+    _jump_to_last_round(game, lambda seat, turn: "12345")
+    Seat.objects.filter(game=game).update(status=Seat.Status.AWAY)
+    game.refresh_from_db()
+    services.coach_stands_in(code=game.code, version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    assert sorted(Result.objects.values_list("points", "place")) == [(0, None), (0, None)]
+    assert all(e.withdrawn and e.games == 1 for e in Entry.objects.all())
