@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0023_rulesets'),
+        ('games', '0024_play_now_ruleset'),
     ]
 
     operations = [

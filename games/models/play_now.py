@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models.options import Pace
+from games.models.options import Pace, Ruleset
 from games.models.presence import LiveServer
 from games.models.tables import Game
 
@@ -16,10 +16,10 @@ QUEUE_PACES = (Pace.BLITZ, Pace.LIVE, Pace.RELAXED)
 QUEUE_PLAYERS = (2, 3, 4)
 
 
-def matching_key(*, pace: str, players: int, rated: bool) -> str:
-    """The one value people must share to be matched together, built from their choices.
-    Another choice (a rule set) joins it as one more part here."""
-    parts = [pace, str(players), "rated" if rated else "casual"]
+def matching_key(*, pace: str, players: int, rated: bool, ruleset: str = "yahtzee") -> str:
+    """The one value people must share to be matched together, built from their choices:
+    the rule set, the pace, the table's size, rated or casual."""
+    parts = [ruleset, pace, str(players), "rated" if rated else "casual"]
     return "/".join(parts)
 
 
@@ -44,6 +44,7 @@ class Ticket(models.Model):
         LEFT = "left", "left"  # cancelled, or every page of it closed
 
     key = models.CharField(max_length=100, db_index=True)
+    ruleset = models.CharField(max_length=10, choices=Ruleset, default=Ruleset.YAHTZEE)
     pace = models.CharField(max_length=10, choices=Pace)
     players = models.PositiveSmallIntegerField()
     rated = models.BooleanField()

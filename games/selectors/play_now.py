@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.conf import settings
 
-from games.models import ENDED_STATUSES, BotLevel, Player, Rating, Ticket
+from games.models import ENDED_STATUSES, BotLevel, Player, Rating, Ruleset, Ticket
 from games.viewmodels.base import ViewModel
 
 # A guest, or an account without a rated game yet, meets this computer player: it plays
@@ -22,9 +22,14 @@ class PlayStatus(ViewModel):
     waited_seconds: int
     game: str | None  # the table's code once matched
     ticket: int | None = None  # the waiting ticket
+    ruleset: str = "yahtzee"
     pace: str = ""
     players: int = 0
     rated: bool = False
+
+    @property
+    def ruleset_name(self) -> str:
+        return str(Ruleset(self.ruleset).label)
 
     @property
     def computer_offered(self) -> bool:
@@ -56,6 +61,7 @@ def play_status(player: Player, now: datetime) -> PlayStatus:
             waited_seconds=max(0, int((now - ticket.joined_at).total_seconds())),
             game=None,
             ticket=ticket.pk,
+            ruleset=ticket.ruleset,
             pace=ticket.pace,
             players=ticket.players,
             rated=ticket.rated,
@@ -88,12 +94,12 @@ class ComputerChoice(ViewModel):
     by_rating: bool  # chosen by the person's rating; else the default for the unrated
 
 
-def computer_for(player: Player) -> ComputerChoice:
+def computer_for(player: Player, ruleset: str = "yahtzee") -> ComputerChoice:
     """The computer player whose public rating is closest to the person's; a guest or an
-    account with no rated game yet meets :data:`DEFAULT_COMPUTER`."""
+    account with no rated game yet at this rule set meets :data:`DEFAULT_COMPUTER`."""
     if player.user_id is None:
         return ComputerChoice(DEFAULT_COMPUTER, by_rating=False)
-    rating = Rating.objects.filter(user_id=player.user_id, games__gt=0).first()
+    rating = Rating.objects.filter(user_id=player.user_id, ruleset=ruleset, games__gt=0).first()
     if rating is None:
         return ComputerChoice(DEFAULT_COMPUTER, by_rating=False)
     level = min(BotLevel, key=lambda level: abs(public_rating(level) - rating.ordinal))

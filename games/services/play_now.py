@@ -41,6 +41,7 @@ from games.models import (
     matching_key,
 )
 from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
+from games.rules import RULESETS, Rules
 from games.services import lobby
 from games.services.errors import GameError, NotAllowed
 from games.services.leaving import check_may_sit_rated
@@ -77,10 +78,13 @@ class Choices:
     pace: str
     players: int
     rated: bool
+    ruleset: str = "yahtzee"
 
     @property
     def key(self) -> str:
-        return matching_key(pace=self.pace, players=self.players, rated=self.rated)
+        return matching_key(
+            pace=self.pace, players=self.players, rated=self.rated, ruleset=self.ruleset
+        )
 
 
 def _tell(tickets: list[Ticket]) -> None:
@@ -126,6 +130,8 @@ def play_join(*, player: Player, choices: Choices) -> Ticket:
     """Put ``player`` in the queue, and match their group if this completes one."""
     if not player.is_known:
         raise NotAllowed(gettext("Log in or choose a guest name to play."))
+    if choices.ruleset not in RULESETS:
+        raise GameError(gettext("Choose Yahtzee, Yatzy or Yacht."))
     if choices.pace not in QUEUE_PACES or choices.players not in QUEUE_PLAYERS:
         raise GameError(gettext("Choose blitz, live or relaxed, and 2, 3 or 4 players."))
     if choices.rated and player.user_id is None:
@@ -142,6 +148,7 @@ def play_join(*, player: Player, choices: Choices) -> Ticket:
             now = clock.now()
             ticket = Ticket.objects.create(
                 key=choices.key,
+                ruleset=choices.ruleset,
                 pace=choices.pace,
                 players=choices.players,
                 rated=choices.rated,
@@ -219,6 +226,7 @@ def _open_table(group: list[Ticket], now: datetime) -> Game | None:
             game = lobby.game_create(
                 player=people[0],
                 seat_count=len(group),
+                rules=Rules(ruleset=first.ruleset),
                 pace=first.pace,
                 rated=first.rated,
                 is_public=False,
@@ -288,7 +296,12 @@ def play_computer(*, player: Player, level: BotLevel) -> Game:
         )
     person = _player_of(ticket)
     game = lobby.game_create(
-        player=person, seat_count=2, pace=ticket.pace, rated=False, is_public=False
+        player=person,
+        seat_count=2,
+        rules=Rules(ruleset=ticket.ruleset),
+        pace=ticket.pace,
+        rated=False,
+        is_public=False,
     )
     version = lobby.game_add_bot(
         code=game.code, player=person, version=game.version, level=level

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.clock import clock
-from games.models import Player
+from games.models import Player, Ruleset
 from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
 from games.selectors.play_now import computer_for, play_status
 from games.services import GameError
@@ -39,6 +39,13 @@ CHOOSE_RATED = _("Choose rated or casual.")
 
 
 class PlayNowForm(forms.Form):
+    ruleset = forms.ChoiceField(
+        label=_("Rule set"),
+        choices=Ruleset.choices,
+        initial=Ruleset.YAHTZEE,
+        required=False,
+        error_messages={"invalid_choice": _("Choose Yahtzee, Yatzy or Yacht.")},
+    )
     pace = forms.ChoiceField(
         label=_("Pace"),
         choices=[(pace.value, pace.short_label) for pace in QUEUE_PACES],
@@ -62,7 +69,12 @@ class PlayNowForm(forms.Form):
 
     def choices(self) -> Choices:
         data = self.cleaned_data
-        return Choices(pace=data["pace"], players=data["players"], rated=data["rated"] == "yes")
+        return Choices(
+            pace=data["pace"],
+            players=data["players"],
+            rated=data["rated"] == "yes",
+            ruleset=data["ruleset"] or Ruleset.YAHTZEE,
+        )
 
 
 def _page(
@@ -77,7 +89,7 @@ def _page(
     if form is None:
         rated = "yes" if request.user.is_authenticated else "no"
         form = PlayNowForm(initial={"rated": rated, "name": player.name})
-    computer = computer_for(player)
+    computer = computer_for(player, state.ruleset)
     context = {
         "form": form,
         "state": state,
@@ -146,7 +158,8 @@ def play_against_computer(request: HttpRequest) -> HttpResponse:
     """After the wait: a table against the computer player closest to one's rating."""
     player = player_for(request)
     try:
-        game = play_computer(player=player, level=computer_for(player).level)
+        ruleset = play_status(player, clock.now()).ruleset
+        game = play_computer(player=player, level=computer_for(player, ruleset).level)
     except GameError as error:
         return _refused(request, error)
     return redirect("game", game.code)

@@ -30,8 +30,8 @@ def seated(game: Game) -> list[str]:
 
 
 def test_the_matching_key_is_one_value_built_from_every_choice():
-    assert LIVE_2.key == "live/2/rated"
-    assert CASUAL_3.key == "blitz/3/casual"
+    assert LIVE_2.key == "yahtzee/live/2/rated"
+    assert CASUAL_3.key == "yahtzee/blitz/3/casual"
     assert Choices(pace="live", players=2, rated=False).key != LIVE_2.key
 
 

@@ -29,6 +29,8 @@ def test_the_form_offers_pace_players_and_rated(alice_client):
         assert choice in page
     assert 'name="rated" value="yes"' in page and 'name="rated" value="no"' in page
     assert 'value="daily"' not in page
+    for ruleset in ('value="yahtzee"', 'value="yatzy"', 'value="yacht"'):
+        assert ruleset in page
     assert status_of(alice_client) == {"status": "idle", "waited_seconds": 0, "game": None}
 
 
@@ -77,6 +79,7 @@ def test_a_guest_plays_casual_under_the_name_they_give(client, make_client):
         {"pace": "live", "players": "5", "rated": "no"},
         {"pace": "live", "players": "two", "rated": "no"},
         {"pace": "live", "players": "2", "rated": "maybe"},
+        {"ruleset": "farkle", "pace": "live", "players": "2", "rated": "no"},
     ],
 )
 def test_a_malformed_form_is_refused_with_a_sentence_and_changes_nothing(alice_client, data):
@@ -193,3 +196,13 @@ def test_the_no_script_reload_keeps_the_place_while_waiting(alice_client, frozen
     response = alice_client.get("/play/?waiting=1")
     assert response.status_code == 200 and "Looking for players…" in text(response)
     assert Ticket.objects.get().seen_at == frozen_clock.now()  # its page still counts as open
+
+
+def test_two_people_who_choose_yacht_are_taken_to_one_yacht_table(alice_client, bob_client):
+    alice_client.post("/play/", {**LIVE_RATED, "ruleset": "yacht"})
+    assert "Yacht" in text(alice_client.get("/play/"))  # the waiting page names it
+    response = bob_client.post("/play/", {**LIVE_RATED, "ruleset": "yacht"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/g/{game.code}/"
+    assert game.ruleset == "yacht"
+    assert status_of(alice_client)["game"] == game.code
