@@ -20,7 +20,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services
-from games.models import FairPlayReview
+from games.models import FairPlayReview, Tournament
 from games.services.fair_play import fair_play_decide
 
 
@@ -120,6 +120,15 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
     @admin.action(description=_("Confirm: off the leaderboard for good"))
     def confirm(self, request: HttpRequest, queryset: QuerySet[FairPlayReview]) -> None:
         self._decide(request, queryset, confirm=True)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Arena tournaments: staff pin one on the home page here (or with the button on its page)."""
+
+    list_display = ("name", "starts_at", "minutes", "ruleset", "pinned")
+    list_editable = ("pinned",)
+    fields = ("name", "pinned", "public")
 
 
 from games import chat_admin  # noqa: E402, F401  (the chat reports queue registers itself)

@@ -9,7 +9,18 @@ from games.limits import (
     limit_password_resets,
     limit_table_creation,
 )
-from games.views import accounts, chat, daily, friends, inbox, pages, play_now, push, table
+from games.views import (
+    accounts,
+    chat,
+    daily,
+    friends,
+    inbox,
+    pages,
+    play_now,
+    push,
+    table,
+    tournaments,
+)
 from games.views.practice import practice_page
 
 converters.register()
@@ -78,6 +89,25 @@ urlpatterns = [
     path("inbox.json", inbox.inbox_json, name="inbox_json"),
     path("inbox/dismiss/", inbox.inbox_dismiss, name="inbox_dismiss"),
     path("u/<username:username>/", pages.history, name="history"),
+    path("tournaments/", tournaments.tournaments, name="tournaments"),
+    path(
+        "tournaments/new/",
+        limit_table_creation(tournaments.tournament_new),
+        name="tournament_new",
+    ),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>.json",
+        tournaments.tournament_json,
+        name="tournament_json",
+    ),
+    path("tournaments/<int:tournament_id>/join/", tournaments.join, name="tournament_join"),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments.withdraw,
+        name="tournament_withdraw",
+    ),
+    path("tournaments/<int:tournament_id>/pin/", tournaments.pin, name="tournament_pin"),
     path("leaderboard/", pages.leaderboard, name="leaderboard"),
     path("accounts/signup/", limit_failed_signups(accounts.signup), name="signup"),
     path("accounts/", accounts.account, name="account"),

@@ -41,6 +41,7 @@ from games.models import Game
 from games.services import GameError
 from games.services.daily import daily_reminders_send
 from games.services.play_now import play_queue_sweep
+from games.services.tournaments import tournaments_sweep
 from games.snapshots import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -143,6 +144,8 @@ def beat() -> None:
     play_queue_sweep()
     # The daily game: the accounts that asked are reminded, once a day, if not played.
     daily_reminders_send()
+    # Arena tournaments: whoever waits is paired, and those whose clock ran out end.
+    tournaments_sweep()
 
 
 _wake = threading.Event()

@@ -52,6 +52,7 @@ from games.models.tables import (
     no_holds,
     seat_name,
 )
+from games.models.tournaments import Entry, Result, Tournament, TournamentTable
 
 __all__ = [
     "CODE_ALPHABET",
@@ -75,6 +76,7 @@ __all__ = [
     "DailyEntry",
     "DailyReminder",
     "DiceDraw",
+    "Entry",
     "FairPlayReview",
     "FriendRequest",
     "FriendRequestsFrom",
@@ -97,6 +99,7 @@ __all__ = [
     "PushSubscription",
     "QueueLock",
     "Rating",
+    "Result",
     "RetiredUsername",
     "Ruleset",
     "Seat",
@@ -105,6 +108,8 @@ __all__ = [
     "TableChat",
     "Ticket",
     "TicketPage",
+    "Tournament",
+    "TournamentTable",
     "chat_level_default",
     "day_start",
     "matching_key",

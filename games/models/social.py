@@ -171,6 +171,7 @@ class InboxItem(models.Model):
         YOUR_TURN = "your_turn", _("Your turn")
         GAME_OVER = "game_over", _("Game over")
         DAILY = "daily", _("Daily game")
+        TOURNAMENT = "tournament", _("Tournament")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="inbox_items"

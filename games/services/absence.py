@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.clock import clock
 from games.models import Connection, Game, Invitation, Move, Pace, Player, Seat
+from games.services import tournament_scoring
 from games.services.errors import GameError, NotAllowed
 from games.services.invitations import invitations_end
 from games.services.turn_clock import own_seat, playing_game, replan
@@ -96,6 +97,7 @@ def abandon(game: Game, seats: list[Seat], *fields: str) -> Snapshot:
     game.status = Game.Status.ABANDONED
     game.finished_at = clock.now()
     invitations_end(game, Invitation.Ending.CLOSED)
+    tournament_scoring.game_ended(game, seats)  # an arena's table: nobody earns, all are free
     return replan(game, seats, "status", "finished_at", *fields)
 
 

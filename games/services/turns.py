@@ -27,7 +27,7 @@ from games.engine import DiceSource
 from games.models import Game, Move, Player, Ruleset, Seat
 from games.row_copies import copy_row, row_from_values
 from games.rules import Box, IllegalMove, is_yahtzee
-from games.services import move_writes
+from games.services import move_writes, tournament_scoring
 from games.services.dice_supply import dice_supply
 from games.services.errors import (
     OUT_OF_TIME,
@@ -175,6 +175,7 @@ def _play(
     if new.is_finished:
         game_rate(game, seats)
         game_over_noted(game, seats)  # each seated account's inbox: place and score
+        tournament_scoring.game_ended(game, seats)  # an arena's points, exactly once
     # The board's log of recent moves follows on from the version this move was made on.
     recent = recent_moves_after(known.recent_moves, move) if known is not None else None
     return announce(game, seats, recent, new)

@@ -72,6 +72,15 @@ def entry_text(entry: InboxEntry) -> str:
         )
     if kind == InboxItem.Kind.DAILY:
         return gettext("Today's daily game is waiting for you: play it before midnight UTC.")
+    if kind == InboxItem.Kind.TOURNAMENT:
+        numbers = _numbers(entry.details)
+        if numbers["place"] == 1:
+            others = {"others": max(numbers["players"] - 1, 0)}
+            return gettext("You won the tournament, ahead of %(others)d other players.") % others
+        return (
+            gettext("%(name)s won the tournament; you finished in place %(place)d of %(players)d.")
+            % values
+        )
     return gettext("Something happened at table %(code)s.") % values
 
 

@@ -15,6 +15,7 @@ from games.clock import clock
 from games.models import Player, Ruleset
 from games.selectors import chat as chat_selectors
 from games.selectors.daily import daily_record
+from games.selectors.tournaments import tournaments_played
 from games.views.common import (
     HtmxHttpRequest,
     check_shared_dice_hidden,
@@ -177,5 +178,12 @@ def history(request: HtmxHttpRequest, username: str) -> HttpResponse:
     viewer = request.user.pk if request.user.is_authenticated else None
     social = selectors.person_box(viewer, user)  # Add friend, Invite to a table
     daily = daily_record(data.user_id, clock.now().date()) if data.user_id else None
-    context = {"h": data, "series": series, "social": social, "daily": daily}
+    played = tournaments_played(data.user_id) if data.user_id else []
+    context = {
+        "h": data,
+        "series": series,
+        "social": social,
+        "daily": daily,
+        "tournaments_played": played,
+    }
     return render(request, "games/history.html", context)

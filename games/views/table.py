@@ -22,6 +22,7 @@ from games.clock import clock
 from games.live import rendering
 from games.models import Player
 from games.selectors import chat as chat_selectors
+from games.selectors.tournaments import tournaments_pinned
 from games.services import GameError, GameNotFound
 from games.snapshots import Snapshot
 from games.views.common import (
@@ -58,6 +59,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "my_games": selectors.player_games(player),
             "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
+            "pinned_tournaments": tournaments_pinned(),
         },
     )
 
@@ -98,6 +100,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             "my_games": selectors.player_games(player),
             "your_turn": selectors.your_turn_games(player, clock.now()),
             "player": player,
+            "pinned_tournaments": tournaments_pinned(),
         },
         status=status,
     )
