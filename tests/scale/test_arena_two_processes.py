@@ -80,7 +80,17 @@ async def test_joins_at_the_same_moment_on_two_processes_pair_everyone_once(two_
         assert len(data["games"]) == 4, data
         seated = []
         for code in data["games"]:
-            table = await live.state(client, here.base_url, code)
+            # A round's dice are every table's dice: only the table's own players may look
+            # while the round runs, so each table is read by whichever person sits there.
+            hidden = await client.get(f"{here.base_url}/g/{code}/state.json")
+            assert hidden.status_code == 403
+            answers = [
+                await person.get(client, f"{here.base_url}/g/{code}/state.json")
+                for person in people
+            ]
+            tables = [answer.json() for answer in answers if answer.status_code == 200]
+            assert len(tables) == 2  # the table's two players, and nobody else
+            table = tables[0]
             assert table["status"] == "playing"
             seated += [seat["name"] for seat in table["seats"]]
         assert sorted(seated) == sorted(NAMES)  # everyone at exactly one table
