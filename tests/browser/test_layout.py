@@ -183,7 +183,14 @@ def test_on_a_phone_the_tray_stays_in_thumb_reach_while_the_card_scrolls(person,
     phone.emulate_media(color_scheme="light")
 
     # Down to the last box: the tray has not moved, and no box hides behind it.
-    phone.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    # (The card's end, not the page's: the table talk comes after the card.)
+    phone.evaluate(
+        """() => {
+            const last = document.querySelector('#board button.box-button[value="chance"]');
+            const tray = document.querySelector('#board .dice').getBoundingClientRect();
+            window.scrollBy(0, last.getBoundingClientRect().bottom - tray.top + 4);
+        }"""
+    )
     phone.wait_for_function("() => window.scrollY > 0")
     assert outside(phone, tray) == []
     assert outside(phone, '#board button.box-button[value="chance"]') == []

@@ -25,6 +25,7 @@ from .people import (
 
 STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
 ROOM_MODULES = {
+    "js/push.js",  # every page registers the service worker
     "js/room.js",
     "js/seeds.js",
     *(f"js/room/{module.name}" for module in (STATIC_JS / "room").glob("*.js")),
@@ -63,7 +64,7 @@ def test_the_room_pages_modules_load_without_errors_and_play_along(person, serve
     # The home page's module proposes this browser's dice seed once the page has loaded.
     mo.goto("/")
     expect(mo.locator("input[name=client_seed]")).to_have_value(re.compile(r"^[0-9a-f]{32}$"))
-    assert set(mo_scripts) == {"js/home.js", "js/seeds.js"}
+    assert set(mo_scripts) == {"js/home.js", "js/push.js", "js/seeds.js"}
 
     link = open_table(mo, seats=2, guest_name="Mo")
     take_seat(ned, link, guest_name="Ned")
