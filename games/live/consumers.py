@@ -35,6 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games import caches, languages, services
+from games.clock import clock
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
@@ -51,15 +52,27 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_HIDDEN_DICE = 4403  # a table of shared dice still being played, for its players only
 CLOSE_TOO_MANY_MESSAGES = 4429
 CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be reloaded
 REORDER_WAIT_SECONDS = 1.0
 NO_GAME = gettext_lazy("There is no game with that link.")
+HIDDEN_DICE = gettext_lazy("Others are still playing these same dice.")
 # Close reasons, in the socket's language. The page itself says what a close code means
 # (static/js/room/socket.js); a reason reaches only a browser's developer tools, or none (daphne
 # drops it).
 TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
+
+
+def _dice_hidden_from(snapshot: Snapshot, viewer: Player) -> bool:
+    """A game of the same dice as others still being played (a daily game before its day
+    ends, an arena round) is shown to its own players only, over the socket as on its pages
+    (``views.common.check_shared_dice_hidden``)."""
+    until = snapshot.game.seed_secret_until
+    if until is None or clock.now() >= until:
+        return False
+    return not any(viewer.is_known and viewer.owns(seat) for seat in snapshot.seats)
 
 
 def _viewer(scope: dict) -> Player:
@@ -174,6 +187,12 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
+            return
+        if _dice_hidden_from(snapshot, self.viewer):
+            # As its pages are: whoever is not seated would see everyone's dice early.
+            self.joined = False
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=CLOSE_HIDDEN_DICE, reason=self.said(HIDDEN_DICE))
             return
         # A signed-in account's notices come on this socket too, not on a second one.
         await self.open_account_notices(self.language)

@@ -34,7 +34,7 @@ function showConnection(text) {
 // (htmx's ws extension retries only 1006, 1011, 1012 and 1013 itself).
 document.addEventListener("htmx:wsClose", function (event) {
   const code = event.detail.event.code;
-  if (code === 4404 || code === 4429) {
+  if (code === 4403 || code === 4404 || code === 4429) {
     showConnection(gettext("This page stopped updating live. Reload it to see the table as it stands."));
     return;
   }
