@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 import secrets
+import time
+import warnings
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -283,6 +285,43 @@ async def presence_pushes_finished() -> AsyncIterator[None]:
     on closing) are out: none may still read the database while the next test starts."""
     yield
     await pushes.finished()
+
+
+@pytest.fixture(autouse=True)
+def database_quiet_before_emptying(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's PostgreSQL database is emptied (one TRUNCATE of every table)
+    only once no other session is still running a statement on it. A socket's worker thread
+    still reading several tables when its test ends would otherwise deadlock with the
+    TRUNCATE, which PostgreSQL then aborts, leaving this test's rows to the next test."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")  # set up first, so emptied after this
+    yield
+    connection = connections["default"]
+    if connection.vendor == "postgresql":
+        _wait_for_other_sessions(connection, request.node.nodeid)
+
+
+def _wait_for_other_sessions(connection: Any, test: str, seconds: float = 10.0) -> None:
+    """Wait until every other session on the test database is idle; warn (with what each
+    ran) when one was not, so that a run's log names the work that outlived its test."""
+    deadline = time.monotonic() + seconds
+    seen: set[str] = set()
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT state, query FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'"
+            )
+            busy = cursor.fetchall()
+            if not busy or time.monotonic() > deadline:
+                break
+            seen.update(f"{state}: {query[:160]}" for state, query in busy)
+            time.sleep(0.02)
+    if seen:
+        warnings.warn(f"{test} ended with other sessions still busy: {sorted(seen)}", stacklevel=1)
 
 
 @pytest.fixture(autouse=True)

@@ -484,6 +484,7 @@ async def next_board(comm) -> str:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("presence_pushes_finished")
 async def test_two_pages_in_two_languages_each_receive_their_own_language():
     from channels.db import database_sync_to_async
     from django.contrib.auth import get_user_model

@@ -16,7 +16,11 @@ from games.rules import Rules
 from games.services import Player
 from tests.live.test_consumers import connect, make_user, receive_board
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("presence_pushes_finished"),
+]
 
 
 @database_sync_to_async
