@@ -29,6 +29,12 @@ class InboxEntry(ViewModel):
     def text(self) -> str:
         return entry_text(self)
 
+    @property
+    def tournament(self) -> int | None:
+        """The tournament a tournament's result is about (its standings are linked)."""
+        found = self.details.get("tournament") if self.kind == InboxItem.Kind.TOURNAMENT else None
+        return found if isinstance(found, int) else None
+
     def as_json(self) -> dict:
         return {
             "id": self.id,

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games.models import Entry, Tournament, TournamentTable
+from games.services.tournaments import tournaments_sweep
 from tests.arena import arena, finish, seated_names
 from tests.conftest import player_of
 
@@ -142,3 +143,22 @@ def test_a_streak_of_two_wins_is_marked_in_the_standings(alice_client, alice, bo
     }
     assert "×2" in row_of["alice"] and "×2" not in row_of["bob"]
     assert "the next win counts double" in row_of["alice"]
+
+
+def test_the_inbox_entry_of_a_finished_tournament_links_its_standings(
+    make_client, make_user, frozen_clock
+):
+    users = [make_user(name) for name in ("ann", "ben")]
+    browsers = [make_client(user) for user in users]
+    t = arena(player_of(users[0]), frozen_clock.now())
+    for browser in browsers:
+        browser.post(f"/tournaments/{t.pk}/join/")
+    (table,) = TournamentTable.objects.all()
+    finish(table.game, winners=(seated_names(table.game)[0],))
+    frozen_clock.advance(minutes=21)
+    tournaments_sweep()
+    for browser in browsers:
+        entry = browser.get("/inbox/").content.decode().split('class="tournament')[1]
+        entry = entry.split("</li>")[0]
+        assert "won the tournament" in entry
+        assert f'href="/tournaments/{t.pk}/"' in entry
