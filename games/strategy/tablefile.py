@@ -31,7 +31,14 @@ logger = logging.getLogger(__name__)
 
 FORMAT = 1
 ENV_CACHE_DIR = "STRATEGY_CACHE_DIR"
-_SOURCES = ("rolls_and_keeps.py", "ruletables.py", "transitions.py", "solver.py", "tablefile.py")
+_SOURCES = (
+    "rolls_and_keeps.py",
+    "ruletables.py",
+    "transitions.py",
+    "upper.py",
+    "solver.py",
+    "tablefile.py",
+)
 
 
 def default_cache_dir() -> Path:
