@@ -1,7 +1,7 @@
 """The game's words in the reader's language: the boxes' names, why a move is refused,
 what the Joker rule says.
 
-``games/rules.py`` and ``games/engine.py`` are pure (no Django), so their English labels
+``games/rules/`` and ``games/engine.py`` are pure (no Django), so their English labels
 and sentences are translated here, at the edge: a page shows ``box_name(category)``, never
 ``category.label``, and a refused move is worded from the rule it breaks, never passed on
 from the engine. The names are the ones Telugu and Uzbek players use, the English one
@@ -27,9 +27,9 @@ RULESET_NAMES: dict[str, Promise] = {
     "yacht": gettext_lazy("Yacht"),
 }
 
-# Every rule set's box names, keyed by the box's English label in games/rules.py (rule sets
-# share the names they share: "Full House", "Chance"). A page reads a box's label from its
-# rule set's definition and shows this name for it.
+# Every rule set's box names, keyed by the box's English label in games/rules/rulesets.py
+# (rule sets share the names they share: "Full House", "Chance"). A page reads a box's label
+# from its rule set's definition and shows this name for it.
 BOX_NAMES: dict[str, Promise] = {
     "Aces": pgettext_lazy("scorecard box", "Aces"),
     "Ones": pgettext_lazy("scorecard box", "Ones"),

@@ -65,7 +65,7 @@ class Game(models.Model):
     code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
     seat_count = models.PositiveSmallIntegerField()
-    # Which rules the table plays (games/rules.py's RULESETS); games from before rule sets
+    # Which rules the table plays (games.rules.RULESETS); games from before rule sets
     # were Yahtzee.
     ruleset = models.CharField(max_length=10, choices=Ruleset, default=Ruleset.YAHTZEE)
     upper_first = models.BooleanField(default=False)

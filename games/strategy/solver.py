@@ -20,7 +20,7 @@ columns of numpy arrays:
 
 Upper subtotals that can no longer reach 63, or already have, all behave like 63
 and are solved once; subtotals the filled upper boxes cannot add up to are not
-solved at all (``known_states()`` says which are).
+solved at all (:mod:`.upper` works out which; ``known_states()`` says which are).
 """
 
 from __future__ import annotations
@@ -55,44 +55,16 @@ from games.strategy.ruletables import (
 )
 from games.strategy.table import StrategyTable
 from games.strategy.transitions import Transitions, transitions
+from games.strategy.upper import (
+    known_states as known_states,  # re-exported: solver.known_states, as it always was
+)
+from games.strategy.upper import open_upper_room, settled_upper, upper_reach
 
 UPPER_STATES = UPPER_CAP + 1  # 0..63: Yahtzee's (a layout's own is ``upper_states``)
 CHUNK = 256
 
 
-# -- which upper subtotals each mask can have ---------------------------------------------
-
-
-def upper_reach(shape: Layout = YAHTZEE) -> np.ndarray:
-    """``reach[m, u]``: the filled upper boxes of mask ``m`` can add up to ``u`` (capped at 63)."""
-    uppers = shape.upper_boxes
-    cap = shape.upper_cap
-    assert uppers == tuple(range(len(uppers)))  # the upper boxes come first
-    by_subset = np.zeros((1 << len(uppers), shape.upper_states), dtype=bool)
-    for subset in range(1 << len(uppers)):
-        sums = {0}
-        for i in uppers:
-            if subset >> i & 1:
-                face = int(shape.face_of_box[i])
-                sums = {min(cap, s + face * k) for s in sums for k in range(DICE + 1)}
-        by_subset[subset, sorted(sums)] = True
-    upper_bits = np.arange(shape.masks) & ((1 << len(uppers)) - 1)
-    return by_subset[upper_bits]
-
-
-def open_upper_room(shape: Layout = YAHTZEE) -> np.ndarray:
-    """Most points the open upper boxes of each mask can still add."""
-    room = np.zeros(shape.masks, dtype=np.int64)
-    for i in shape.upper_boxes:
-        room += np.where(np.arange(shape.masks) >> i & 1, 0, DICE * int(shape.face_of_box[i]))
-    return room
-
-
-def settled_upper(room: np.ndarray, shape: Layout = YAHTZEE) -> np.ndarray:
-    """``settled[m, u]``: the 35 can no longer change, so the state behaves like ``u = 63``."""
-    cap = shape.upper_cap
-    u = np.arange(shape.upper_states)
-    return (u[None, :] >= cap) | (u[None, :] + room[:, None] < cap)
+# -- the states of a layer ----------------------------------------------------------------
 
 
 def layer_states(
@@ -335,11 +307,6 @@ def start_values(
 
 
 # -- the whole table -------------------------------------------------------------------------
-
-
-def known_states(shape: Layout = YAHTZEE) -> np.ndarray:
-    """``known[m, u]``: the table holds the value of (m, u): u is settled, or reachable."""
-    return upper_reach(shape) | settled_upper(open_upper_room(shape), shape)
 
 
 def _share_values(

@@ -3,7 +3,7 @@
 A table is stored as one ``.npz`` file per rules profile in a cache folder: the
 ``cache_dir`` argument, else the environment variable ``STRATEGY_CACHE_DIR``, else
 ``./var/strategy``. (The Django side passes ``settings.STRATEGY_CACHE_DIR``; this
-package does not import Django.) A file records a fingerprint of the rules module and
+package does not import Django.) A file records a fingerprint of the rules package and
 of the solver: when either changes, the stored table is ignored and built again.
 
 Only the solver's own modules are imported here, so a process that builds a table
@@ -31,7 +31,14 @@ logger = logging.getLogger(__name__)
 
 FORMAT = 1
 ENV_CACHE_DIR = "STRATEGY_CACHE_DIR"
-_SOURCES = ("rolls_and_keeps.py", "ruletables.py", "transitions.py", "solver.py", "tablefile.py")
+_SOURCES = (
+    "rolls_and_keeps.py",
+    "ruletables.py",
+    "transitions.py",
+    "upper.py",
+    "solver.py",
+    "tablefile.py",
+)
 
 
 def default_cache_dir() -> Path:
@@ -54,11 +61,13 @@ def table_path(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) ->
 
 
 def fingerprint(rules: Rules | None = None) -> str:
-    """Changes whenever the rules module, ``rules``' definition or the solver changes."""
+    """Changes whenever a file of the rules package (any of ``games/rules/*.py``), ``rules``'
+    definition or the solver changes."""
     import hashlib  # here, not at the top: it maps OpenSSL (~3 MB) into a build's peak
 
     digest = hashlib.sha256(f"format {FORMAT}".encode())
-    digest.update(Path(rules_module.__file__).read_bytes())
+    for source in sorted(Path(rules_module.__file__).parent.glob("*.py")):  # the package
+        digest.update(source.read_bytes())
     digest.update(repr((rules or Rules()).definition).encode())
     here = Path(__file__).parent
     for name in _SOURCES:
