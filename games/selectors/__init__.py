@@ -12,9 +12,11 @@ them so a view imports one name.
 * :mod:`.history`: a player's statistics, charts and finished games;
 * :mod:`.practice`: positions from reviewed games to practise on;
 * :mod:`.accounts`: the language an account chose; everything kept about an account;
+* :mod:`.account_data`: what else it keeps: table talk, devices, daily games, tournaments;
 * ``games/words.py`` (re-exported here): the boxes' names in the reader's language.
 """
 
+from games.selectors.account_data import account_kept
 from games.selectors.accounts import account_data, account_language
 from games.selectors.fairness import RollRow, VerifyView, moves_json, verify_view
 from games.selectors.feedback import FeedbackView, decision_feedback
@@ -97,6 +99,7 @@ __all__ = [
     "VerifyView",
     "ViewModel",
     "account_data",
+    "account_kept",
     "account_language",
     "action_urls",
     "announcement",

@@ -3,7 +3,7 @@ about an account, for the account to download."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F
@@ -21,7 +21,8 @@ def account_language(*, user_id: int) -> str:
     return found or ""
 
 
-def _moment(moment: datetime | None) -> str | None:
+def _moment(moment: datetime | date | None) -> str | None:
+    """A moment (or a day) as ISO 8601 text, None for none."""
     return moment.isoformat() if moment else None
 
 
