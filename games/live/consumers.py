@@ -75,7 +75,8 @@ def _dice_hidden_from(snapshot: Snapshot, viewer: Player) -> bool:
     return not any(viewer.is_known and viewer.owns(seat) for seat in snapshot.seats)
 
 
-def _viewer(scope: dict) -> Player:
+def viewer_of(scope: dict) -> Player:
+    """Who a socket's person is: their account, or the guest in their session."""
     user = scope.get("user")
     if user is not None and user.is_authenticated:
         return Player(name=user.get_username(), user_id=user.pk)
@@ -159,7 +160,7 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         self.group = group_name(self.code)
-        self.viewer = _viewer(self.scope)
+        self.viewer = viewer_of(self.scope)
         self.language = languages.of_scope(self.scope)  # every push is rendered in it
         self.version = 0
         self.seat: int | None = None
