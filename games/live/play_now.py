@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
@@ -47,17 +46,11 @@ def push(ticket_id: int, status: str, game: str | None) -> None:
         send_to_group(layer, group_of(ticket_id), message)
 
 
-class PlayNowConsumer(AsyncWebsocketConsumer):
+class PlayNowConsumer(socket_limits.CountedSocket):
     ticket: int | None = None
-    admitted: list[socket_limits.Key] = []
 
-    async def __call__(self, scope: dict, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            socket_limits.release(self.admitted)
-            self.admitted = []
-            await self.forget_page()
+    async def ended(self) -> None:
+        await self.forget_page()
 
     async def connect(self) -> None:
         self.admitted, refusal = socket_limits.admit(self.scope, f"play:{self.channel_name}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext
 
@@ -70,3 +71,23 @@ def release(held: list[Key]) -> None:
 def open_count(kind: str, value: str) -> int:
     """How many sockets of this process hold a key (for tests and diagnostics)."""
     return _open[(kind, value)]
+
+
+class CountedSocket(AsyncWebsocketConsumer):
+    """A consumer whose socket holds ``admitted`` (what :func:`admit` gave it) until it
+    ends, however it ends (a clean close, a lost network, an error in a handler); then
+    :meth:`ended` undoes whatever else it holds."""
+
+    admitted: list[Key] = []
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            release(self.admitted)
+            self.admitted = []
+            await self.ended()
+
+    async def ended(self) -> None:
+        """What the socket still holds when it ends, given up (nothing, unless a consumer
+        says)."""
