@@ -507,7 +507,7 @@ def take_turn() -> Callable[..., Game]:
     return take
 
 
-def _jump_to_last_round(game: Game, faces_for: Callable[[int, int], str]) -> None:
+def jump_to_last_round(game: Game, faces_for: Callable[[int, int], str]) -> None:
     """Play every turn before the last round in the engine alone and store the result, as
     if those turns had been played (without their Move log): a whole game through the
     services costs a test dozens of transactions."""
@@ -543,7 +543,7 @@ def play_out() -> Callable[..., Game]:
         by_position = list(players)
         if not whole:
             game.refresh_from_db()
-            _jump_to_last_round(game, faces_for)
+            jump_to_last_round(game, faces_for)
         while True:
             game.refresh_from_db()
             if game.status == Game.Status.FINISHED:

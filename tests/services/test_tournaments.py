@@ -29,7 +29,7 @@ from games.services.tournaments import (
     tournaments_sweep,
 )
 from tests.arena import arena, finish, seated_names, soon
-from tests.conftest import _jump_to_last_round, guest_player, player_of
+from tests.conftest import guest_player, jump_to_last_round, player_of
 
 pytestmark = pytest.mark.django_db
 
@@ -376,7 +376,7 @@ def test_a_game_end_pairs_whoever_is_free_once_it_has_committed(
 
 def test_an_abandoned_table_earns_nothing_and_withdraws_who_never_played(make_user, frozen_clock):
     _ann, _ben, _t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
-    _jump_to_last_round(game, lambda seat, turn: "12345")
+    jump_to_last_round(game, lambda seat, turn: "12345")
     Seat.objects.filter(game=game).update(status=Seat.Status.AWAY)
     game.refresh_from_db()
     services.coach_stands_in(code=game.code, version=game.version)
