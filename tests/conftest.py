@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 import secrets
+import time
+import types
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -262,6 +264,16 @@ def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
     frozen = FrozenClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
     monkeypatch.setattr(clock, "now", frozen.now)
     return frozen
+
+
+@pytest.fixture
+def one_limit_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits count in fixed windows (django-ratelimit's clock): a test's requests all
+    fall in one, or a window ending between two of them would start the count again."""
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture(autouse=True)
