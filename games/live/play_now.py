@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from games.live import socket_limits
 from games.live.broadcast import send_to_group
-from games.live.consumers import CLOSE_TOO_MANY_SOCKETS, viewer_of
+from games.live.consumers import viewer_of
 from games.selectors.play_now import ticket_status, waiting_ticket
 from games.services.play_now import play_page_close, play_page_open
 from games.services.presence import SERVER_ID
@@ -56,7 +56,7 @@ class PlayNowConsumer(socket_limits.CountedSocket):
         self.admitted, refusal = socket_limits.admit(self.scope, f"play:{self.channel_name}")
         if refusal is not None:
             await self.accept()
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            await self.close(code=socket_limits.CLOSE_TOO_MANY_SOCKETS)
             return
         viewer = viewer_of(self.scope)
         ticket = await database_sync_to_async(waiting_ticket)(viewer)

@@ -29,7 +29,7 @@ from games.live.site_pushes import user_group
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_SIGNED_IN = 4403
-CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_TOO_MANY_SOCKETS = socket_limits.CLOSE_TOO_MANY_SOCKETS
 
 
 def render_badge(unread: int) -> str:

@@ -3,7 +3,7 @@
 A visitor (counted by their session and, separately, by their network address) may have
 ``WS_MAX_SOCKETS_PER_CLIENT`` pages open at once on a process, and a table
 ``WS_MAX_SOCKETS_PER_ROOM``; a socket over either limit is refused with
-:data:`games.live.consumers.CLOSE_TOO_MANY_SOCKETS` and a sentence saying why. ``0`` turns a
+:data:`CLOSE_TOO_MANY_SOCKETS` and a sentence saying why. ``0`` turns a
 limit off (the load benchmark, whose hundreds of pages all come from one address).
 
 The counts live in this process's memory and only count its own sockets: a socket is
@@ -21,6 +21,10 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from games.limits import client_address
+
+# Every socket refused here is closed with it; the page stops reconnecting and asks to be
+# reloaded (static/js/room/socket.js, static/js/site.js).
+CLOSE_TOO_MANY_SOCKETS = 4429
 
 Key = tuple[str, str]
 

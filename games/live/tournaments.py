@@ -20,7 +20,7 @@ from games.live.broadcast import send_to_group
 from games.selectors.tournaments import tournament_view
 
 CLOSE_NO_TOURNAMENT = 4404
-CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_TOO_MANY_SOCKETS = socket_limits.CLOSE_TOO_MANY_SOCKETS
 
 
 def group_of(tournament_id: int) -> str:
