@@ -35,7 +35,6 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games import caches, languages, services
-from games.clock import clock
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
@@ -63,16 +62,6 @@ HIDDEN_DICE = gettext_lazy("Others are still playing these same dice.")
 # drops it).
 TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
-
-
-def _dice_hidden_from(snapshot: Snapshot, viewer: Player) -> bool:
-    """A game of the same dice as others still being played (a daily game before its day
-    ends, an arena round) is shown to its own players only, over the socket as on its pages
-    (``views.common.check_shared_dice_hidden``)."""
-    until = snapshot.game.seed_secret_until
-    if until is None or clock.now() >= until:
-        return False
-    return not any(viewer.is_known and viewer.owns(seat) for seat in snapshot.seats)
 
 
 def viewer_of(scope: dict) -> Player:
@@ -189,7 +178,7 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
-        if _dice_hidden_from(snapshot, self.viewer):
+        if snapshot.game.dice_hidden_from(self.viewer, snapshot.seats):
             # As its pages are: whoever is not seated would see everyone's dice early.
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)
