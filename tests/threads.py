@@ -4,22 +4,28 @@ server processes make them; and a call tried again while SQLite says "locked".""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.db import OperationalError, connections
 
 
-def through_locks(call: Callable[[], Any]) -> Any:
+def through_locks(call: Callable[[], Any], seconds: float = 30.0) -> Any:
     """``call()``, tried again while SQLite's shared in-memory test database (whose table
-    locks do not wait as a database file's do) refuses it as "locked"."""
-    for _attempt in range(10_000):
+    locks do not wait as a database file's do) refuses it as "locked". Each retry first
+    sleeps a millisecond, which lets the thread holding the lock run: retrying at full speed
+    starved it on a busy machine until any fixed count of tries ran out."""
+    deadline = time.monotonic() + seconds
+    while True:
         try:
             return call()
         except OperationalError as error:
             if "locked" not in str(error):
                 raise
-    raise AssertionError("the database stayed locked")
+            if time.monotonic() > deadline:
+                raise AssertionError("the database stayed locked") from error
+            time.sleep(0.001)
 
 
 def at_once(calls: list[Callable[[], Any]]) -> list[object]:
