@@ -9,7 +9,7 @@ from games import engine, services
 from games.clock import clock
 from games.models import Game, Player, Seat, Tournament
 from games.services.tournaments import Plan, tournament_create
-from tests.conftest import ScriptedDice, _jump_to_last_round
+from tests.conftest import ScriptedDice, jump_to_last_round
 
 WINNING, LOSING = "66666", "11112"
 
@@ -53,7 +53,7 @@ def finish(game: Game, *, winners: tuple[str, ...] = (), away: str = "", leaves:
     def faces(seat: int, turn: int) -> str:
         return WINNING if names[seat] in winners else LOSING
 
-    _jump_to_last_round(game, faces)
+    jump_to_last_round(game, faces)
     # The turn on the clock now is a fresh one (the test's clock may have moved on since).
     Game.objects.filter(pk=game.pk).update(turn_deadline=clock.now() + timedelta(seconds=30))
     if away:

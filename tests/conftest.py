@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 import time
+import types
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -264,6 +265,16 @@ def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
     frozen = FrozenClock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
     monkeypatch.setattr(clock, "now", frozen.now)
     return frozen
+
+
+@pytest.fixture
+def one_limit_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits count in fixed windows (django-ratelimit's clock): a test's requests all
+    fall in one, or a window ending between two of them would start the count again."""
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture(autouse=True)
@@ -546,7 +557,7 @@ def take_turn() -> Callable[..., Game]:
     return take
 
 
-def _jump_to_last_round(game: Game, faces_for: Callable[[int, int], str]) -> None:
+def jump_to_last_round(game: Game, faces_for: Callable[[int, int], str]) -> None:
     """Play every turn before the last round in the engine alone and store the result, as
     if those turns had been played (without their Move log): a whole game through the
     services costs a test dozens of transactions."""
@@ -582,7 +593,7 @@ def play_out() -> Callable[..., Game]:
         by_position = list(players)
         if not whole:
             game.refresh_from_db()
-            _jump_to_last_round(game, faces_for)
+            jump_to_last_round(game, faces_for)
         while True:
             game.refresh_from_db()
             if game.status == Game.Status.FINISHED:

@@ -19,8 +19,8 @@ from games.strategy.winning import rank_to_win
 from games.viewmodels.choices import wire_views
 from tests.conftest import (
     ScriptedDice,
-    _jump_to_last_round,
     board_view,
+    jump_to_last_round,
     player_of,
     rolloff_won_by,
     version_of,
@@ -87,7 +87,7 @@ def test_playing_to_win_ranks_the_last_rounds_by_the_chance_of_finishing_first(
     game = make_game(ann, ben, start=True, starter=0)
     game.coach_hints = True
     game.save()
-    _jump_to_last_round(game, lambda seat, turn: "12345" if seat == 0 else "66666")
+    jump_to_last_round(game, lambda seat, turn: "12345" if seat == 0 else "66666")
     services.turn_roll(
         code=game.code, player=ann, version=version_of(game), rng=ScriptedDice("66612")
     )

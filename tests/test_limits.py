@@ -38,13 +38,8 @@ def empty_counts() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The limits count in fixed windows (django-ratelimit's clock): a test's requests all
-    fall in one, or a window ending between two of them would start the count again."""
-    import django_ratelimit.core
-
-    now = time.time()
-    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+def one_window(one_limit_window: None) -> None:
+    """Every test here counts in one window of the limits (conftest's one_limit_window)."""
 
 
 def browser(address: str = "203.0.113.7", **headers: str) -> Client:

@@ -35,7 +35,6 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games import caches, languages, services
-from games.clock import clock
 from games.committed import committed
 from games.live import rendering, socket_limits
 from games.live.broadcast import group_name
@@ -54,7 +53,7 @@ logger = logging.getLogger(__name__)
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_HIDDEN_DICE = 4403  # a table of shared dice still being played, for its players only
 CLOSE_TOO_MANY_MESSAGES = 4429
-CLOSE_TOO_MANY_SOCKETS = 4429  # the page stops reconnecting and asks to be reloaded
+CLOSE_TOO_MANY_SOCKETS = socket_limits.CLOSE_TOO_MANY_SOCKETS
 REORDER_WAIT_SECONDS = 1.0
 NO_GAME = gettext_lazy("There is no game with that link.")
 HIDDEN_DICE = gettext_lazy("Others are still playing these same dice.")
@@ -65,17 +64,8 @@ TOO_MANY_PAGES = gettext_lazy("Too many open pages.")
 TOO_MANY_MESSAGES = gettext_lazy("Too many messages.")
 
 
-def _dice_hidden_from(snapshot: Snapshot, viewer: Player) -> bool:
-    """A game of the same dice as others still being played (a daily game before its day
-    ends, an arena round) is shown to its own players only, over the socket as on its pages
-    (``views.common.check_shared_dice_hidden``)."""
-    until = snapshot.game.seed_secret_until
-    if until is None or clock.now() >= until:
-        return False
-    return not any(viewer.is_known and viewer.owns(seat) for seat in snapshot.seats)
-
-
-def _viewer(scope: dict) -> Player:
+def viewer_of(scope: dict) -> Player:
+    """Who a socket's person is: their account, or the guest in their session."""
     user = scope.get("user")
     if user is not None and user.is_authenticated:
         return Player(name=user.get_username(), user_id=user.pk)
@@ -159,7 +149,7 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         self.group = group_name(self.code)
-        self.viewer = _viewer(self.scope)
+        self.viewer = viewer_of(self.scope)
         self.language = languages.of_scope(self.scope)  # every push is rendered in it
         self.version = 0
         self.seat: int | None = None
@@ -188,7 +178,7 @@ class GameConsumer(ChatReader, AccountNotices, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason=self.said(NO_GAME))
             return
-        if _dice_hidden_from(snapshot, self.viewer):
+        if snapshot.game.dice_hidden_from(self.viewer, snapshot.seats):
             # As its pages are: whoever is not seated would see everyone's dice early.
             self.joined = False
             await self.channel_layer.group_discard(self.group, self.channel_name)

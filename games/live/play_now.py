@@ -11,23 +11,18 @@ the last one the ticket leaves the queue (``play_page_close``).
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
-from games.live import broadcast, socket_limits
-from games.live.consumers import CLOSE_TOO_MANY_SOCKETS, _viewer
+from games.live import socket_limits
+from games.live.broadcast import send_to_group
+from games.live.consumers import viewer_of
 from games.selectors.play_now import ticket_status, waiting_ticket
 from games.services.play_now import play_page_close, play_page_open
 from games.services.presence import SERVER_ID
-
-logger = logging.getLogger(__name__)
 
 
 def group_of(ticket_id: int) -> str:
@@ -46,48 +41,24 @@ def page_message(status: str, game: str | None) -> str:
 def push(ticket_id: int, status: str, game: str | None) -> None:
     """Listener of services.play_now: tell every page of the ticket, on every process."""
     layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {"type": "play.status", "status": status, "game": game}
-    group = group_of(ticket_id)
-    loop = broadcast._server_loop  # the loop this process serves on, as the game pushes use
-    if loop is not None and loop.is_running():
-        try:
-            loop.call_soon_threadsafe(_send_soon, layer, group, message)
-            return
-        except RuntimeError:  # the loop closed just now (the server is stopping)
-            pass
-    async_to_sync(layer.group_send)(group, message)
+    if layer is not None:
+        message = {"type": "play.status", "status": status, "game": game}
+        send_to_group(layer, group_of(ticket_id), message)
 
 
-_sending: set[asyncio.Task[None]] = set()
-
-
-def _send_soon(layer, group: str, message: dict) -> None:
-    task = asyncio.get_running_loop().create_task(layer.group_send(group, message))
-    _sending.add(task)
-    task.add_done_callback(_sending.discard)
-
-
-class PlayNowConsumer(AsyncWebsocketConsumer):
+class PlayNowConsumer(socket_limits.CountedSocket):
     ticket: int | None = None
-    admitted: list[socket_limits.Key] = []
 
-    async def __call__(self, scope: dict, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            socket_limits.release(self.admitted)
-            self.admitted = []
-            await self.forget_page()
+    async def ended(self) -> None:
+        await self.forget_page()
 
     async def connect(self) -> None:
         self.admitted, refusal = socket_limits.admit(self.scope, f"play:{self.channel_name}")
         if refusal is not None:
             await self.accept()
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            await self.close(code=socket_limits.CLOSE_TOO_MANY_SOCKETS)
             return
-        viewer = _viewer(self.scope)
+        viewer = viewer_of(self.scope)
         ticket = await database_sync_to_async(waiting_ticket)(viewer)
         if ticket is None:
             await self.accept()

@@ -29,7 +29,7 @@ from games.live.site_pushes import user_group
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_SIGNED_IN = 4403
-CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_TOO_MANY_SOCKETS = socket_limits.CLOSE_TOO_MANY_SOCKETS
 
 
 def render_badge(unread: int) -> str:
@@ -93,18 +93,11 @@ class AccountNotices(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class SiteConsumer(AccountNotices):
+class SiteConsumer(socket_limits.CountedSocket, AccountNotices):
     """``ws/site/``: a signed-in account's page (any page but a table's)."""
 
-    admitted: list[socket_limits.Key] = []
-
-    async def __call__(self, scope: dict, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            socket_limits.release(self.admitted)
-            self.admitted = []
-            await self.close_account_notices()
+    async def ended(self) -> None:
+        await self.close_account_notices()
 
     async def connect(self) -> None:
         await self.accept()

@@ -3,7 +3,7 @@
 A visitor (counted by their session and, separately, by their network address) may have
 ``WS_MAX_SOCKETS_PER_CLIENT`` pages open at once on a process, and a table
 ``WS_MAX_SOCKETS_PER_ROOM``; a socket over either limit is refused with
-:data:`games.live.consumers.CLOSE_TOO_MANY_SOCKETS` and a sentence saying why. ``0`` turns a
+:data:`CLOSE_TOO_MANY_SOCKETS` and a sentence saying why. ``0`` turns a
 limit off (the load benchmark, whose hundreds of pages all come from one address).
 
 The counts live in this process's memory and only count its own sockets: a socket is
@@ -16,10 +16,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext
 
 from games.limits import client_address
+
+# Every socket refused here is closed with it; the page stops reconnecting and asks to be
+# reloaded (static/js/room/socket.js, static/js/site.js).
+CLOSE_TOO_MANY_SOCKETS = 4429
 
 Key = tuple[str, str]
 
@@ -70,3 +75,23 @@ def release(held: list[Key]) -> None:
 def open_count(kind: str, value: str) -> int:
     """How many sockets of this process hold a key (for tests and diagnostics)."""
     return _open[(kind, value)]
+
+
+class CountedSocket(AsyncWebsocketConsumer):
+    """A consumer whose socket holds ``admitted`` (what :func:`admit` gave it) until it
+    ends, however it ends (a clean close, a lost network, an error in a handler); then
+    :meth:`ended` undoes whatever else it holds."""
+
+    admitted: list[Key] = []
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            release(self.admitted)
+            self.admitted = []
+            await self.ended()
+
+    async def ended(self) -> None:
+        """What the socket still holds when it ends, given up (nothing, unless a consumer
+        says)."""

@@ -10,7 +10,6 @@ in its own reader's language, and htmx's ws extension swaps it in by id.
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -21,7 +20,7 @@ from games.live.broadcast import send_to_group
 from games.selectors.tournaments import tournament_view
 
 CLOSE_NO_TOURNAMENT = 4404
-CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_TOO_MANY_SOCKETS = socket_limits.CLOSE_TOO_MANY_SOCKETS
 
 
 def group_of(tournament_id: int) -> str:
@@ -44,17 +43,9 @@ def render_standings(tournament_id: int, language: str) -> str | None:
         return render_to_string("tournaments/detail.html#standings", {"t": view, "oob": True})
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(socket_limits.CountedSocket):
     tournament: int | None = None
     language = "en"
-    admitted: list[socket_limits.Key] = []
-
-    async def __call__(self, scope: dict, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            socket_limits.release(self.admitted)
-            self.admitted = []
 
     async def connect(self) -> None:
         await self.accept()

@@ -6,6 +6,7 @@ scorecard) and an append-only Move log. Converts to and from the engine's state.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -192,6 +193,16 @@ class Game(models.Model):
         if not self.has_ended:
             return False
         return self.seed_secret_until is None or clock.now() >= self.seed_secret_until
+
+    def dice_hidden_from(self, viewer: Player, seats: Iterable[Seat]) -> bool:
+        """Whether ``viewer`` may not see this game yet: a game of the same dice as others
+        still being played (a daily game before its day ends, an arena round) is shown to
+        its own players only, on its pages as over its socket, since its dice would tell
+        the others theirs."""
+        until = self.seed_secret_until
+        if until is None or clock.now() >= until:
+            return False
+        return not any(viewer.is_known and viewer.owns(seat) for seat in seats)
 
     @property
     def revealed_seed(self) -> str:

@@ -76,6 +76,3 @@ class ChatView:
     @property
     def reasons(self) -> list[tuple[str, Promise | str]]:
         return list(ChatReport.Reason.choices)
-
-    def with_error(self, error: str) -> ChatView:
-        return ChatView(**{**self.__dict__, "error": error})

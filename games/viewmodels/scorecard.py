@@ -112,10 +112,6 @@ class Bonuses(ViewModel):
     extra_bonus: int
     five_of_a_kind: str  # the five-of-a-kind box's name, in the render's language
 
-    @property
-    def has_upper_bonus(self) -> bool:
-        return bool(self.upper_bonus and self.upper_threshold)
-
 
 def bonuses_of(rules: Rules) -> Bonuses:
     definition = rules.definition

@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from games import selectors
-from games.clock import clock
 from games.models import Game, Player, Seat
 from games.services import GameError, GameNotFound, NotAllowed, OutOfTime, StaleAction
 from games.snapshots import Snapshot
@@ -81,11 +80,7 @@ def snapshot_or_404(code: str, version: int | None = None) -> Snapshot:
 def check_shared_dice_hidden(request: HttpRequest, game: Game, seats: Iterable[Seat]) -> None:
     """A game of the same dice as others still being played (the daily game before its
     day is over) is shown only to its players: its dice would tell the others theirs."""
-    until = game.seed_secret_until
-    if until is None or clock.now() >= until:
-        return
-    player = player_for(request)
-    if not any(player.is_known and player.owns(seat) for seat in seats):
+    if game.dice_hidden_from(player_for(request), seats):
         raise PermissionDenied(
             gettext(
                 "Others are still playing these same dice: this game can be watched once "

@@ -51,9 +51,10 @@ def friends_page(request: HtmxHttpRequest) -> HttpResponse:
     return friends_page_response(request)
 
 
-def _action(
-    service: Callable[..., Person], said: Callable[[Person], str]
-) -> Callable[[HtmxHttpRequest], HttpResponse]:
+def _action(service: Callable[..., Person], said: str) -> Callable[[HtmxHttpRequest], HttpResponse]:
+    """The view of a form post that names one person: ``said`` (marked with gettext_noop,
+    with a ``%(name)s``) is the confirmation, translated when it is shown."""
+
     @require_POST
     def view(request: HtmxHttpRequest) -> HttpResponse:
         if not request.user.is_authenticated:
@@ -62,7 +63,7 @@ def _action(
             person = service(user_id=request.user.pk, username=request.POST.get("username", ""))
         except GameError as error:
             return friends_page_response(request, error=str(error), status=status_of(error))
-        messages.success(request, said(person))
+        messages.success(request, gettext(said) % {"name": person.name})
         return _back(request)
 
     return view
@@ -82,42 +83,26 @@ def _requested(request: HtmxHttpRequest) -> HttpResponse:
     except GameError as error:
         return friends_page_response(request, error=str(error), status=status_of(error))
     if friends:
-        messages.success(
-            request,
-            gettext("%(name)s had asked you too: you are friends now.") % {"name": person.name},
-        )
+        said = gettext_noop("%(name)s had asked you too: you are friends now.")
     else:
-        messages.success(
-            request, gettext("Friend request sent to %(name)s.") % {"name": person.name}
-        )
+        said = gettext_noop("Friend request sent to %(name)s.")
+    messages.success(request, gettext(said) % {"name": person.name})
     return _back(request)
 
 
 friend_request = require_POST(_requested)
-friend_accept = _action(
-    services.friend_accept,
-    lambda p: gettext("You and %(name)s are friends now.") % {"name": p.name},
-)
+friend_accept = _action(services.friend_accept, gettext_noop("You and %(name)s are friends now."))
 friend_decline = _action(
-    services.friend_decline,
-    lambda p: gettext("You declined %(name)s's friend request.") % {"name": p.name},
+    services.friend_decline, gettext_noop("You declined %(name)s's friend request.")
 )
 friend_cancel = _action(
-    services.friend_cancel,
-    lambda p: gettext("Your friend request to %(name)s is withdrawn.") % {"name": p.name},
+    services.friend_cancel, gettext_noop("Your friend request to %(name)s is withdrawn.")
 )
 friend_remove = _action(
-    services.friend_remove,
-    lambda p: gettext("%(name)s is no longer among your friends.") % {"name": p.name},
+    services.friend_remove, gettext_noop("%(name)s is no longer among your friends.")
 )
-user_block = _action(
-    services.user_block,
-    lambda p: gettext("You blocked %(name)s.") % {"name": p.name},
-)
-user_unblock = _action(
-    services.user_unblock,
-    lambda p: gettext("You unblocked %(name)s.") % {"name": p.name},
-)
+user_block = _action(services.user_block, gettext_noop("You blocked %(name)s."))
+user_unblock = _action(services.user_unblock, gettext_noop("You unblocked %(name)s."))
 
 
 @require_POST

@@ -125,12 +125,21 @@ def _refusal(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
 
-def _posted(request: HttpRequest) -> dict | JsonResponse:
-    """The request's JSON object, or the answer refusing it."""
+def _not_pushable(request: HttpRequest) -> JsonResponse | None:
+    """The answer refusing a push request from someone signed out, or on a site that
+    sends no notifications; None when it may go on."""
     if not request.user.is_authenticated:
         return _refusal(_("Log in to be notified on this device."), 403)
     if not push_service.push_offered():
         return _refusal(_("This site does not send notifications."), 404)
+    return None
+
+
+def _posted(request: HttpRequest) -> dict | JsonResponse:
+    """The request's JSON object, or the answer refusing it."""
+    refusal = _not_pushable(request)
+    if refusal is not None:
+        return refusal
     try:
         data = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
@@ -173,10 +182,10 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def send_test(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return _refusal(_("Log in to be notified on this device."), 403)
-    if not push_service.push_offered():
-        return _refusal(_("This site does not send notifications."), 404)
+    refusal = _not_pushable(request)
+    if refusal is not None:
+        return refusal
+    assert request.user.pk is not None  # signed in (_not_pushable)
     push_service.push_test(user_id=request.user.pk)
     return HttpResponse(status=204)
 

@@ -29,10 +29,10 @@ from datetime import timedelta
 from django.db.models import F
 from django.utils import timezone
 from games.models import Game, TournamentTable
-from tests.conftest import _jump_to_last_round
+from tests.conftest import jump_to_last_round
 for table in TournamentTable.objects.filter(tournament_id={pk}, round={round}):
     game = table.game
-    _jump_to_last_round(game, lambda seat, turn: "66666" if seat == 0 else "11112")
+    jump_to_last_round(game, lambda seat, turn: "66666" if seat == 0 else "11112")
     later = timezone.now() + timedelta(seconds=90)
     Game.objects.filter(pk=game.pk).update(
         version=F("version") + 1, turn_deadline=later, due_at=later

@@ -4,12 +4,10 @@ injected clock (no sleeping)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connections
 from django.utils import translation
 
 from games import dice, selectors, services
@@ -20,6 +18,7 @@ from games.services import NotAllowed
 from games.services import daily as daily_services
 from games.viewmodels.social import InboxEntry, entry_text
 from tests.conftest import PASSWORD, guest_player, player_of, version_of
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 MONDAY = date(2026, 6, 1)  # the frozen clock's day, 12:00 UTC
@@ -219,37 +218,6 @@ def test_reminders_go_once_a_day_to_those_who_asked_and_have_not_played(
     )  # fmt: skip
     with translation.override("uz"):
         assert "kunlik" in entry_text(entry).lower()
-
-
-def _through_locks(call):
-    for _attempt in range(10_000):
-        try:
-            return call()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
-    raise AssertionError("the database stayed locked")
-
-
-def at_once(calls):
-    start = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            start.wait()
-            results[index] = _through_locks(calls[index])
-        except Exception as error:  # the test reads it
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection
 
 from games.models import Block, BotLevel, Game, LiveServer, Rating, Seat, Ticket, TicketPage
 from games.selectors.play_now import computer_for, play_status
@@ -14,6 +12,7 @@ from games.services import GameError, NotAllowed, Player
 from games.services import play_now as queue
 from games.services.play_now import AlreadyWaiting, Choices, NotWaiting
 from tests.conftest import PASSWORD, guest_player, player_of
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -264,24 +263,7 @@ def _read_through_locks(tickets) -> Ticket | None:
 def post_at_once(players: list[Player], choices: Choices) -> list[object]:
     """Each player posts from their own thread (their own database connection), all
     released at the same moment."""
-    start = threading.Barrier(len(players))
-    results: list[object] = [None] * len(players)
-
-    def post(index: int) -> None:
-        try:
-            start.wait()
-            results[index] = _post_through_locks(players[index], choices)
-        except Exception as error:  # the test reads it
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=post, args=(i,)) for i in range(len(players))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    return at_once([lambda p=p: _post_through_locks(p, choices) for p in players])
 
 
 @pytest.mark.django_db(transaction=True)

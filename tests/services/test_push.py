@@ -21,7 +21,6 @@ from games.models import (
     InboxItem,
     LiveServer,
     PushDelivery,
-    PushKind,
     PushSubscription,
     SiteConnection,
 )
@@ -363,7 +362,6 @@ def test_the_your_turn_rows_are_one_insert_and_none_without_devices(
     with django_assert_num_queries(1):
         push.turn_began(game, seat, 1)
     assert not PushDelivery.objects.exists()
-    assert PushKind.YOUR_TURN in push.NOTIFIED_KINDS
 
 
 def test_a_push_the_service_refuses_for_good_is_not_tried_again(stand_in, alice, frozen_clock):

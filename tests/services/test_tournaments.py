@@ -29,7 +29,7 @@ from games.services.tournaments import (
     tournaments_sweep,
 )
 from tests.arena import arena, finish, seated_names, soon
-from tests.conftest import _jump_to_last_round, guest_player, player_of
+from tests.conftest import guest_player, jump_to_last_round, player_of
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +43,16 @@ def tables_of(tournament: Tournament, round_: int | None = None) -> list[Game]:
     if round_ is not None:
         tables = tables.filter(round=round_)
     return [t.game for t in tables.select_related("game").order_by("pk")]
+
+
+def ann_and_ben_at_a_table(make_user, now) -> tuple[Player, Player, Tournament, Game]:
+    """An arena under way that ann and ben have joined, and the table they were paired at."""
+    ann, ben = people(make_user, "ann", "ben")
+    t = arena(ann, now)
+    tournament_join(tournament_id=t.pk, player=ann)
+    tournament_join(tournament_id=t.pk, player=ben)
+    (game,) = tables_of(t)
+    return ann, ben, t, game
 
 
 def points(tournament: Tournament) -> dict[str, int]:
@@ -291,11 +301,7 @@ def test_a_player_is_never_at_two_tournament_tables_at_once(make_user, frozen_cl
 
 
 def test_scoring_a_game_twice_changes_nothing(make_user, frozen_clock):
-    ann, ben = people(make_user, "ann", "ben")
-    t = arena(ann, frozen_clock.now())
-    tournament_join(tournament_id=t.pk, player=ann)
-    tournament_join(tournament_id=t.pk, player=ben)
-    (game,) = tables_of(t)
+    _ann, _ben, t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
     finish(game, winners=("ben",))
     TournamentTable.objects.update(scored=False)  # as if another process had not seen it
     game_ended(game, list(game.seats.order_by("position")))
@@ -305,32 +311,20 @@ def test_scoring_a_game_twice_changes_nothing(make_user, frozen_clock):
 
 
 def test_shared_places_each_earn_n_minus_the_best_place(make_user, frozen_clock):
-    ann, ben = people(make_user, "ann", "ben")
-    t = arena(ann, frozen_clock.now())
-    tournament_join(tournament_id=t.pk, player=ann)
-    tournament_join(tournament_id=t.pk, player=ben)
-    (game,) = tables_of(t)
+    _ann, _ben, t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
     finish(game, winners=("ann", "ben"))  # the same dice: a tie for first
     assert points(t) == {"ann": 1, "ben": 1}
 
 
 def test_leaving_a_tournament_game_loses_it(make_user, frozen_clock):
-    ann, ben = people(make_user, "ann", "ben")
-    t = arena(ann, frozen_clock.now())
-    tournament_join(tournament_id=t.pk, player=ann)
-    tournament_join(tournament_id=t.pk, player=ben)
-    (game,) = tables_of(t)
+    ann, _ben, t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
     finish(game, winners=("ann",), leaves="ann")
     assert points(t) == {"ben": 1, "ann": 0}
     assert not Entry.objects.get(user_id=ann.user_id).withdrawn
 
 
 def test_away_for_a_whole_game_withdraws_the_player(make_user, frozen_clock):
-    ann, ben = people(make_user, "ann", "ben")
-    t = arena(ann, frozen_clock.now())
-    tournament_join(tournament_id=t.pk, player=ann)
-    tournament_join(tournament_id=t.pk, player=ben)
-    (game,) = tables_of(t)
+    ann, ben, _t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
     finish(game, winners=("ann",), away="ann")
     entry = Entry.objects.get(user_id=ann.user_id)
     assert entry.withdrawn and entry.waiting_since is None
@@ -381,12 +375,8 @@ def test_a_game_end_pairs_whoever_is_free_once_it_has_committed(
 
 
 def test_an_abandoned_table_earns_nothing_and_withdraws_who_never_played(make_user, frozen_clock):
-    ann, ben = people(make_user, "ann", "ben")
-    t = arena(ann, frozen_clock.now())
-    tournament_join(tournament_id=t.pk, player=ann)
-    tournament_join(tournament_id=t.pk, player=ben)
-    (game,) = tables_of(t)
-    _jump_to_last_round(game, lambda seat, turn: "12345")
+    _ann, _ben, _t, game = ann_and_ben_at_a_table(make_user, frozen_clock.now())
+    jump_to_last_round(game, lambda seat, turn: "12345")
     Seat.objects.filter(game=game).update(status=Seat.Status.AWAY)
     game.refresh_from_db()
     services.coach_stands_in(code=game.code, version=game.version)

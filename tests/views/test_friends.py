@@ -3,9 +3,6 @@ browser meets them."""
 
 from __future__ import annotations
 
-import time
-import types
-
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -153,11 +150,7 @@ def test_settings_on_the_account_page(alice_client, alice):
     assert SocialSettings.objects.get(user=alice).friend_requests_from == "nobody"
 
 
-def test_friend_requests_are_rate_limited(settings, monkeypatch, alice, make_user):
-    import django_ratelimit.core
-
-    now = time.time()
-    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
+def test_friend_requests_are_rate_limited(settings, one_limit_window, alice, make_user):
     cache.clear()
     settings.LIMIT_FRIEND_REQUESTS = "3/h"
     browser = Client(REMOTE_ADDR="203.0.113.9")
