@@ -32,6 +32,7 @@ urlpatterns = [
     path("offline/", push.offline, name="offline"),
     path("push/subscribe/", push.subscribe, name="push_subscribe"),
     path("push/unsubscribe/", push.unsubscribe, name="push_unsubscribe"),
+    path("push/resubscribe/", push.resubscribe, name="push_resubscribe"),
     path("push/test/", push.send_test, name="push_test"),
     path("accounts/notifications/", push.notification_settings, name="notification_settings"),
     path("games/new/", limit_table_creation(inbox.inviting(table.game_create)), name="game_create"),

@@ -5,7 +5,8 @@
 // named for the release; a new release's worker deletes the old cache when it takes over.
 // It never keeps a page, a JSON answer, a form post or a socket: a page comes from the
 // network or, offline, the offline page, never a stale table. And it shows Web Push
-// notifications, opening (or focusing) the page each names.
+// notifications, opening (or focusing) the page each names, and moves a device to the
+// subscription its push service renewed.
 
 const CACHE = `yahtzee-${RELEASE}`;
 const LANGUAGE_KEY = `${OFFLINE_URL}language`;
@@ -110,6 +111,29 @@ self.addEventListener("notificationclick", function (event) {
         }
       }
       return self.clients.openWindow(target.href);
+    })(),
+  );
+});
+
+// The push service renewed this browser's subscription: subscribe again with the same
+// options and tell the site, which moves the device (its account and waiting pushes) to the
+// new one. The old subscription's auth secret proves the device is this browser's.
+self.addEventListener("pushsubscriptionchange", function (event) {
+  const old = event.oldSubscription;
+  if (!old) return; // nothing to prove the device with: the account page subscribes anew
+  event.waitUntil(
+    (async function () {
+      const renewed =
+        event.newSubscription || (await self.registration.pushManager.subscribe(old.options));
+      await fetch("/push/resubscribe/", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        credentials: "omit",
+        body: JSON.stringify({
+          old: { endpoint: old.endpoint, auth: old.toJSON().keys.auth },
+          ...renewed.toJSON(),
+        }),
+      });
     })(),
   );
 });

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import ipaddress
 import re
 import uuid
@@ -161,6 +162,29 @@ def push_subscribe(*, user_id: int, endpoint: object, p256dh: object, auth: obje
     if old:
         PushSubscription.objects.filter(id__in=old).delete()
     return created
+
+
+@transaction.atomic
+def push_resubscribe(
+    *, old_endpoint: object, old_auth: object, endpoint: object, p256dh: object, auth: object
+) -> bool:
+    """A browser's push service renewed a device's subscription (the service worker's
+    ``pushsubscriptionchange``): the device keeps its account, settings and waiting pushes
+    under the new endpoint and keys. The proof is the old subscription's auth secret, which
+    only that browser and this site know; no session is needed, as the worker may wake when
+    none is left. False (nothing changed) when no device has that endpoint and secret."""
+    endpoint = check_endpoint(endpoint)
+    keys = {"p256dh": _key(p256dh, 65), "auth": _key(auth, 16)}
+    if not isinstance(old_endpoint, str) or not isinstance(old_auth, str):
+        return False
+    device = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+    if device is None or not hmac.compare_digest(device.auth.encode(), old_auth.encode()):
+        return False
+    # The new endpoint may already be stored (the page subscribed it first): one device.
+    PushSubscription.objects.filter(endpoint=endpoint).exclude(pk=device.pk).delete()
+    device.endpoint, device.p256dh, device.auth = endpoint, keys["p256dh"], keys["auth"]
+    device.save(update_fields=["endpoint", "p256dh", "auth"])
+    return True
 
 
 @transaction.atomic

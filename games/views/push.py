@@ -11,6 +11,10 @@ Contracts:
   ``POST /push/unsubscribe/`` (``{"endpoint"}``), ``POST /push/test/``: signed-in only,
   CSRF-protected; 204 on success, 400 with ``{"error"}`` for a refusal, 403 signed out,
   404 when the site has no VAPID keys.
+* ``POST /push/resubscribe/`` (JSON ``{"old": {"endpoint", "auth"}, "endpoint", "keys":
+  {"p256dh", "auth"}}``): the service worker's renewal of a device; no session or CSRF
+  token (the old subscription's auth secret is the proof); 204, 400 with ``{"error"}``, or
+  404 when no device has that endpoint and secret (or the site has no VAPID keys).
 * ``GET/POST /accounts/notifications/``: how each kind of news reaches the account.
 """
 
@@ -32,6 +36,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Channel, PushKind
@@ -177,6 +182,36 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
         return data
     assert request.user.pk is not None  # signed in (_posted)
     push_service.push_unsubscribe(user_id=request.user.pk, endpoint=data.get("endpoint"))
+    return HttpResponse(status=204)
+
+
+@csrf_exempt
+@require_POST
+def resubscribe(request: HttpRequest) -> HttpResponse:
+    """The service worker's ``pushsubscriptionchange``: exempt from CSRF because no cookie
+    authorises it: only the old subscription's secret does, which a forging site lacks."""
+    if not push_service.push_offered():
+        return _refusal(_("This site does not send notifications."), 404)
+    try:
+        data = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    old = data.get("old") if isinstance(data, dict) else None
+    keys = data.get("keys") if isinstance(data, dict) else None
+    if not isinstance(old, dict) or not isinstance(keys, dict):
+        return _refusal(_("That is not a push subscription."))
+    try:
+        renewed = push_service.push_resubscribe(
+            old_endpoint=old.get("endpoint"),
+            old_auth=old.get("auth"),
+            endpoint=data.get("endpoint"),
+            p256dh=keys.get("p256dh"),
+            auth=keys.get("auth"),
+        )
+    except PushRefused as error:
+        return _refusal(str(error))
+    if not renewed:
+        return _refusal(_("This device is not notified by the site."), 404)
     return HttpResponse(status=204)
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
+from django.urls import reverse
 
 from games.management.commands.webpush_keys import new_pair
-from games.models import NotificationSettings, PushSubscription
+from games.models import NotificationSettings, PushDelivery, PushSubscription
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +229,91 @@ def test_a_bad_choice_is_a_400_and_a_stranger_is_sent_to_log_in(alice_client, cl
     assert alice_client.post("/accounts/notifications/", {"your_turn": "pigeon"}).status_code == 400
     assert client.get("/accounts/notifications/").status_code == 302
     assert not NotificationSettings.objects.exists()
+
+
+# -- a subscription its push service renewed -------------------------------------------------
+
+NEW_ENDPOINT = "https://updates.push.services.mozilla.com/wpush/v2/renewed-one"
+NEW_P256DH = (
+    "BLc4xRzKlKORKWlbdgFaBrrPK3ydWAHo4M0gs0i1oEKgPpWC5cW8OCzVrOQRv-1npXRWk8udnW3oYhIO4475rds"
+)
+NEW_AUTH = "5I2Bu2oKdyy9CwL8QVF0NQ"
+
+
+def renewal(old_auth: str = AUTH, endpoint: str = NEW_ENDPOINT) -> str:
+    return json.dumps(
+        {
+            "old": {"endpoint": ENDPOINT, "auth": old_auth},
+            "endpoint": endpoint,
+            "keys": {"p256dh": NEW_P256DH, "auth": NEW_AUTH},
+        }
+    )
+
+
+def resubscribe(body: str):
+    """Posted as the service worker does: no session cookie, no CSRF token."""
+    worker = Client(enforce_csrf_checks=True)
+    return worker.post("/push/resubscribe/", body, content_type="application/json")
+
+
+def test_the_service_worker_moves_a_renewed_device_with_its_waiting_pushes(
+    keys, alice, alice_client
+):
+    subscribe(alice_client, subscription())
+    assert alice_client.post("/push/test/").status_code == 204
+    (waiting,) = PushDelivery.objects.all()
+
+    assert resubscribe(renewal()).status_code == 204
+
+    (device,) = PushSubscription.objects.all()
+    assert (device.user, device.endpoint) == (alice, NEW_ENDPOINT)
+    assert (device.p256dh, device.auth) == (NEW_P256DH, NEW_AUTH)
+    waiting.refresh_from_db()
+    assert waiting.subscription_id == device.pk  # the test push still goes, to the new one
+
+
+@pytest.mark.parametrize("old_auth", ["AAAAAAAAAAAAAAAAAAAAAA", "", "x" * 500])
+def test_a_renewal_without_the_old_secret_is_a_404_and_changes_nothing(
+    keys, alice_client, old_auth
+):
+    subscribe(alice_client, subscription())
+
+    answer = resubscribe(renewal(old_auth=old_auth))
+
+    assert answer.status_code == 404 and answer.json()["error"]
+    (device,) = PushSubscription.objects.all()
+    assert (device.endpoint, device.auth) == (ENDPOINT, AUTH)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        renewal(endpoint="https://example.com/push/abc"),
+        renewal(endpoint="https://127.0.0.1/abc"),
+        "not json",
+        json.dumps({"endpoint": NEW_ENDPOINT, "keys": {"p256dh": NEW_P256DH, "auth": NEW_AUTH}}),
+        json.dumps({"old": {"endpoint": ENDPOINT, "auth": AUTH}, "endpoint": NEW_ENDPOINT}),
+        json.dumps([1, 2]),
+    ],
+)
+def test_a_renewal_to_an_unlisted_address_or_malformed_is_a_400_and_changes_nothing(
+    keys, alice_client, body
+):
+    subscribe(alice_client, subscription())
+
+    answer = resubscribe(body)
+
+    assert answer.status_code == 400 and answer.json()["error"]
+    (device,) = PushSubscription.objects.all()
+    assert device.endpoint == ENDPOINT
+
+
+def test_without_keys_a_renewal_is_not_offered(alice):
+    assert resubscribe(renewal()).status_code == 404
+
+
+def test_the_service_worker_renews_through_the_sites_own_address(client):
+    body = client.get("/sw.js").content.decode()
+    handler = body.split('addEventListener("pushsubscriptionchange"')[1]
+    assert f'"{reverse("push_resubscribe")}"' in handler
+    assert "oldSubscription" in handler and "keys.auth" in handler
