@@ -91,6 +91,12 @@ class History(ViewModel):
     # set the player has played or is rated at, in the order of the rule sets.
     ruleset: str = Ruleset.YAHTZEE
     rulesets: tuple[RulesetFigures, ...] = ()
+    # The rule set the scores chart is of, when the player played several (else None).
+    chart_ruleset: str | None = None
+
+    @property
+    def chart_ruleset_name(self) -> str:
+        return str(Ruleset(self.chart_ruleset).label) if self.chart_ruleset else ""
 
     @property
     def newer_page(self) -> int | None:
@@ -214,6 +220,12 @@ def user_history(username: str, page: int = 1, ruleset: str = Ruleset.YAHTZEE) -
     # A mean per decision: a game of many decisions weighs more than a game of few.
     mean_loss = (stats["given_away"] or 0.0) / decisions if decisions else None
     rated = Seat.objects.filter(user=user, rating_after__isnull=False, game__ruleset=ruleset)
+    figures = ruleset_figures(user.pk, ended.filter(finished))
+    # Scores of different rule sets are on different scales (a good Yacht game is a poor
+    # Yahtzee game): once several were played, the chart shows ``ruleset``'s alone.
+    played_in = {f.ruleset: f.games_played for f in figures if f.games_played}
+    mixed = len(played_in) > 1
+    scores = ended.filter(finished, game__ruleset=ruleset) if mixed else ended.filter(finished)
     return History(
         mean_loss=mean_loss,
         band=band_of(mean_loss) if mean_loss is not None else None,
@@ -231,13 +243,14 @@ def user_history(username: str, page: int = 1, ruleset: str = Ruleset.YAHTZEE) -
         entries=entries,
         page=page,
         pages=pages,
-        chart=score_chart_of(ended.filter(finished), played),
+        chart=score_chart_of(scores, played_in.get(ruleset, 0) if mixed else played),
+        chart_ruleset=ruleset if mixed else None,
         loss_chart=loss_chart_of(ended.filter(finished, mean_loss__isnull=False), stats["losses"]),
         user_id=user.pk,
         rating=(rating := user_rating(user.pk, ruleset)),
         rating_chart=rating_chart_of(rated, stats["rated"]) if rating else None,
         ruleset=ruleset,
-        rulesets=ruleset_figures(user.pk, ended.filter(finished)),
+        rulesets=figures,
     )
 
 

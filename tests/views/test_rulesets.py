@@ -9,6 +9,7 @@ import pytest
 
 from games.models import Game, Rating
 from games.rules import Rules, box_points
+from tests.conftest import full_card
 from tests.views.helpers import error_of_form, text
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +138,35 @@ def test_a_rules_page_gives_an_example_of_every_box_that_the_rules_score_as_it_s
     assert [box for box, _, _ in examples] == [box.value for box in rules.boxes]
     for box, dice, points in examples:
         assert box_points(box, dice, rules) == int(points), (box, dice)
+
+
+def chart_values(page: str) -> list[str]:
+    """The values of the scores chart's points, oldest first."""
+    chart = page.split('id="scores-chart"')[1].split("</figure>")[0]
+    return re.findall(r"<circle[^>]*><title>([\d.]+)</title>", chart)
+
+
+def test_the_scores_chart_keeps_to_one_rule_set_once_several_were_played(
+    client, alice, finished_game
+):
+    for chance in (30, 20):
+        finished_game((alice, full_card(chance=chance)))
+    yacht = finished_game((alice, full_card(chance=12)))
+    Game.objects.filter(pk=yacht.pk).update(ruleset="yacht")
+
+    page = client.get("/u/alice/").content.decode()
+    assert "Scores at Yahtzee over time" in page and chart_values(page) == ["30", "20"]
+    assert 'href="/u/alice/?ruleset=yacht#scores-chart"' in page
+
+    page = client.get("/u/alice/?ruleset=yacht").content.decode()
+    assert "Scores at Yacht over time" in page and chart_values(page) == ["12"]
+
+
+def test_one_rule_sets_player_sees_every_score_in_the_chart(client, alice, finished_game):
+    for chance in (30, 20):
+        yacht = finished_game((alice, full_card(chance=chance)))
+        Game.objects.filter(pk=yacht.pk).update(ruleset="yacht")
+
+    page = client.get("/u/alice/").content.decode()
+    assert "Scores over time" in page and chart_values(page) == ["30", "20"]
+    assert "#scores-chart" not in page.split('id="scores-chart"')[0]
