@@ -210,3 +210,29 @@ def test_the_history_shows_the_practice_accuracy(alice_client, alice, costly_gam
     history = alice_client.get("/u/alice/").content.decode()
 
     assert "Practice: the best play in 1 of 1 answer." in history
+
+
+def test_positions_can_be_asked_of_one_rule_set_and_the_next_one_keeps_to_it(client, costly_game):
+    yahtzee = client.get("/practice/?ruleset=yahtzee").content.decode()
+    assert yahtzee.count('name="keep"') == 5
+    assert '<input type="hidden" name="ruleset" value="yahtzee">' in yahtzee
+    assert 'href="/practice/?ruleset=yahtzee" aria-current="page"' in yahtzee
+
+    answer = client.post(
+        "/practice/", {"token": token_of(yahtzee), "keep": ["0", "1", "2"], "ruleset": "yahtzee"}
+    ).content.decode()
+    assert 'href="/practice/?n=1&amp;ruleset=yahtzee"' in answer
+
+    yacht = client.get("/practice/?ruleset=yacht").content.decode()
+    assert 'name="keep"' not in yacht and "No positions yet" in yacht
+
+    every = client.get("/practice/").content.decode()
+    assert every.count('name="keep"') == 5
+    assert 'href="/practice/" aria-current="page"' in every
+
+
+def test_a_rule_set_nobody_has_is_a_400_with_a_sentence(client, costly_game):
+    answer = client.get("/practice/?ruleset=poker")
+
+    assert answer.status_code == 400
+    assert "There is no such rule set" in answer.content.decode()

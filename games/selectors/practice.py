@@ -71,13 +71,15 @@ def is_practice_position(d: dict[str, object]) -> bool:
     )
 
 
-def practice_positions() -> list[PositionView]:
-    """The costliest keeps of the latest reviewed games, costliest first, anonymised (and
-    without their cards: :func:`practice_position` adds the card of the one shown)."""
+def practice_positions(ruleset: str | None = None) -> list[PositionView]:
+    """The costliest keeps of the latest reviewed games (of ``ruleset`` only, when given),
+    costliest first, anonymised (and without their cards: :func:`practice_position` adds
+    the card of the one shown)."""
     found: list[tuple[float, PositionView]] = []
-    games = Game.objects.filter(status=Game.Status.FINISHED, review__isnull=False).order_by(
-        "-finished_at"
-    )[:GAMES_READ]
+    games = Game.objects.filter(status=Game.Status.FINISHED, review__isnull=False)
+    if ruleset is not None:
+        games = games.filter(ruleset=ruleset)
+    games = games.order_by("-finished_at")[:GAMES_READ]
     for game in games:
         for seat, data in (game.review or {}).get("seats", {}).items():
             for index, d in enumerate(data.get("decisions", [])):
@@ -88,9 +90,9 @@ def practice_positions() -> list[PositionView]:
     return [position for _, position in found[:POSITIONS]]
 
 
-def practice_position(n: int) -> PositionView | None:
+def practice_position(n: int, ruleset: str | None = None) -> PositionView | None:
     """The ``n``-th position to practise (counting round), with its card."""
-    positions = practice_positions()
+    positions = practice_positions(ruleset)
     if not positions:
         return None
     return with_card(positions[n % len(positions)])

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import services
-from games.models import PracticeRecord
+from games.models import PracticeRecord, Ruleset
 from games.selectors.practice import position_for, practice_answer_view, practice_position
+from games.views.pages import no_such_ruleset
 
 
 def _record(request: HttpRequest) -> PracticeRecord | None:
@@ -26,14 +28,25 @@ def practice_page(request: HttpRequest) -> HttpResponse:
         n = max(0, int(request.GET.get("n", request.POST.get("n", "0"))))
     except ValueError:
         n = 0
-    context: dict[str, object] = {"n": n, "next_n": n + 1, "record": _record(request)}
+    # Positions of one rule set (``?ruleset=``), or of every rule set when none is asked.
+    asked = request.GET.get("ruleset", request.POST.get("ruleset", ""))
+    ruleset = Ruleset.from_query(asked) if asked else None
+    if asked and ruleset is None:
+        return no_such_ruleset(request, reverse("practice"))
+    context: dict[str, object] = {
+        "n": n,
+        "next_n": n + 1,
+        "record": _record(request),
+        "ruleset": ruleset or "",
+        "rulesets": Ruleset.choices,
+    }
     if request.method == "GET":
-        context["position"] = practice_position(n)
+        context["position"] = practice_position(n, ruleset)
         return render(request, "games/practice.html", context)
     position = position_for(request.POST.get("token", ""))
     kept = request.POST.getlist("keep")
     if position is None or not all(k in {"0", "1", "2", "3", "4"} for k in kept):
-        context["position"] = practice_position(n)
+        context["position"] = practice_position(n, ruleset)
         context["error"] = _(
             "That answer did not name a practice position and its dice; try this one."
         )
