@@ -1,12 +1,14 @@
 // Pressing dice quickly: while the table answers one press, a second press on a die (or its
-// key) would be dropped (the form syncs with "drop"). Hold such presses and replay them, in
-// order, once the press on its way has been answered and a newer board shows.
+// key) would be dropped (the form syncs with "drop"); and once it is answered, until a newer
+// board shows, a press would be sent from the old board and refused as stale. Hold such
+// presses and replay them, in order, once the press on its way has been answered and a newer
+// board shows.
 import { shown, shownVersion } from "./board.js";
 
 let waiting = [];
 let busy = false;  // a press of the board is on its way
 let since = 0;
-let sentAt = 0;  // the board's version when the press on its way was sent
+let sentAt = -1;  // the board's version when the last press was sent (-1: none waits)
 
 function boardRequest(event) {
   const elt = event.detail && event.detail.elt;
@@ -23,7 +25,8 @@ document.addEventListener("htmx:beforeRequest", function (event) {
 
 document.addEventListener("click", function (event) {
   const die = event.target.closest && event.target.closest("[data-die]");
-  if (!die || !busy || Date.now() - since > 3000) return;
+  const waitsForBoard = busy || shownVersion() <= sentAt;
+  if (!die || !waitsForBoard || Date.now() - since > 3000) return;
   event.preventDefault();
   event.stopImmediatePropagation();
   waiting.push(die.getAttribute("data-die"));
@@ -47,8 +50,10 @@ document.addEventListener("htmx:afterRequest", function (event) {
   busy = false;
   // htmx releases the form's sync lock only after this event: a press replayed from inside
   // it would be dropped as if the answered one were still on its way.
-  if (event.detail.failed) waiting = [];
-  else setTimeout(replay, 0);
+  if (event.detail.failed) {
+    waiting = [];
+    sentAt = -1;  // no newer board is coming from it: the next press goes at once
+  } else setTimeout(replay, 0);
 });
 document.addEventListener("htmx:afterSettle", function (event) {
   if (boardRequest(event) || (event.target && event.target.id === "board")) replay();
