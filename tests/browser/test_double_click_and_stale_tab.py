@@ -154,7 +154,7 @@ def test_a_stale_tab_without_javascript_is_refused_and_shown_the_table(person, s
     with plain.expect_response(lambda r: r.url.endswith("/roll/")) as answer:
         plain.locator("[data-roll]").click()
     assert answer.value.status == 409
-    expect(plain.get_by_role("alert")).to_contain_text(STALE)
+    expect(plain.locator("#flash[role=alert]")).to_contain_text(STALE)
     assert version(plain) == stored["version"]
     assert [d.value for d in dice(plain)] == stored["dice"]
     assert server.state(code) == stored
