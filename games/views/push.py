@@ -145,6 +145,11 @@ def _posted(request: HttpRequest) -> dict | JsonResponse:
     refusal = _not_pushable(request)
     if refusal is not None:
         return refusal
+    return _json_object(request)
+
+
+def _json_object(request: HttpRequest) -> dict | JsonResponse:
+    """The request's body as a JSON object, or the answer refusing it."""
     try:
         data = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
@@ -192,12 +197,10 @@ def resubscribe(request: HttpRequest) -> HttpResponse:
     authorises it: only the old subscription's secret does, which a forging site lacks."""
     if not push_service.push_offered():
         return _refusal(_("This site does not send notifications."), 404)
-    try:
-        data = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        data = None
-    old = data.get("old") if isinstance(data, dict) else None
-    keys = data.get("keys") if isinstance(data, dict) else None
+    data = _json_object(request)
+    if isinstance(data, JsonResponse):
+        return data
+    old, keys = data.get("old"), data.get("keys")
     if not isinstance(old, dict) or not isinstance(keys, dict):
         return _refusal(_("That is not a push subscription."))
     try:
