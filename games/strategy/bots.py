@@ -99,9 +99,12 @@ def keeping_held_action(advisor: Advisor, state: GameState, seat: int) -> Action
     )
 
 
-def _play(
+def policy_from(
     pick: Callable[[list[Option], GameState], Option],
 ) -> Callable[[Advisor, GameState, int, DiceSource], Action]:
+    """A computer player that rolls when the turn begins and otherwise takes ``pick``'s
+    choice among the coach's ranked options (best first)."""
+
     def choose(advisor: Advisor, state: GameState, seat: int, rng: DiceSource) -> Action:
         if state.is_finished or state.current_seat != seat:
             _ranking(advisor, state, seat)  # raises the reason
@@ -116,10 +119,10 @@ def _best(ranking: list[Option], state: GameState) -> Option:
     return ranking[0]
 
 
-def _casual(ranking: list[Option], state: GameState) -> Option:
-    position = f"{state.current_seat} {state.turn_number} {state.dice} {state.rolls_left}"
-    draw = random.Random(zlib.crc32(position.encode()))
-    if draw.randint(1, 100) > CASUAL_MISTAKE_PERCENT:
+def slip(ranking: list[Option], draw: random.Random, percent: int) -> Option:
+    """The best option, except on ``percent`` in 100 of ``draw``'s draws: then one of the next
+    few, as long as it is close to the best (the best again when none is)."""
+    if draw.randint(1, 100) > percent:
         return ranking[0]
     best = ranking[0].expected_total
     nearby = [
@@ -132,8 +135,13 @@ def _casual(ranking: list[Option], state: GameState) -> Option:
     return nearby[draw.randint(0, len(nearby) - 1)]
 
 
-optimal_action = _play(_best)
-casual_action = _play(_casual)
+def _casual(ranking: list[Option], state: GameState) -> Option:
+    position = f"{state.current_seat} {state.turn_number} {state.dice} {state.rolls_left}"
+    return slip(ranking, random.Random(zlib.crc32(position.encode())), CASUAL_MISTAKE_PERCENT)
+
+
+optimal_action = policy_from(_best)
+casual_action = policy_from(_casual)
 
 
 def greedy_action(advisor: Advisor, state: GameState, seat: int, rng: DiceSource) -> Action:

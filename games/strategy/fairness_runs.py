@@ -17,7 +17,7 @@ from games import engine
 from games.engine import Action, DiceSource, GameState
 from games.rules import RULESET_IDS, Rules
 from games.strategy.advisor import Advisor
-from games.strategy.bots import CASUAL_ALTERNATIVES, CASUAL_SLACK, POLICIES, _play
+from games.strategy.bots import POLICIES, policy_from, slip
 from games.strategy.choices import Option
 from games.strategy.fairness import WINDOW, is_suspicious, total
 from games.strategy.review import LoggedMove, review_game
@@ -31,18 +31,9 @@ def slipping(percent: int) -> Policy:
 
     def pick(ranking: list[Option], state: GameState) -> Option:
         position = f"{percent} {state.turn_number} {state.dice} {state.rolls_left} {state.cards}"
-        draw = random.Random(position)
-        if draw.randint(1, 100) > percent:
-            return ranking[0]
-        best = ranking[0].expected_total
-        nearby = [
-            o
-            for o in ranking[1 : 1 + CASUAL_ALTERNATIVES]
-            if best - o.expected_total <= CASUAL_SLACK
-        ]
-        return nearby[draw.randint(0, len(nearby) - 1)] if nearby else ranking[0]
+        return slip(ranking, random.Random(position), percent)
 
-    return _play(pick)
+    return policy_from(pick)
 
 
 def _action(advisor: Advisor, state: GameState, rng: DiceSource, policy: str) -> Action:
