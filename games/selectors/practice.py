@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from django.core import signing
 from django.utils.translation import gettext
 
-from games.models import Game, Move, Ruleset
+from games.models import Game, Move, PracticeRecord, Ruleset
 from games.rules import IllegalMove, Rules, Scorecard
 from games.viewmodels.base import DieView, ViewModel, plain_dice
 from games.viewmodels.choices import ChoiceView, wire_views
@@ -88,6 +88,14 @@ def practice_positions(ruleset: str | None = None) -> list[PositionView]:
                     found.append((d["loss"], position))
     found.sort(key=lambda item: -item[0])
     return [position for _, position in found[:POSITIONS]]
+
+
+def practice_record(user_id: int | None) -> PracticeRecord | None:
+    """How an account has done on practice so far (none for a guest, or before its first
+    answer)."""
+    if user_id is None:
+        return None
+    return PracticeRecord.objects.filter(user_id=user_id).first()
 
 
 def practice_position(n: int, ruleset: str | None = None) -> PositionView | None:

@@ -10,15 +10,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import services
-from games.models import PracticeRecord, Ruleset
-from games.selectors.practice import position_for, practice_answer_view, practice_position
+from games.models import Ruleset
+from games.selectors.practice import (
+    position_for,
+    practice_answer_view,
+    practice_position,
+    practice_record,
+)
 from games.views.pages import no_such_ruleset
-
-
-def _record(request: HttpRequest) -> PracticeRecord | None:
-    if not request.user.is_authenticated:
-        return None
-    return PracticeRecord.objects.filter(user=request.user).first()
 
 
 @require_http_methods(["GET", "POST"])
@@ -36,7 +35,7 @@ def practice_page(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {
         "n": n,
         "next_n": n + 1,
-        "record": _record(request),
+        "record": practice_record(request.user.pk if request.user.is_authenticated else None),
         "ruleset": ruleset or "",
         "rulesets": Ruleset.choices,
     }
