@@ -16,7 +16,7 @@ import pytest
 from games import engine, jobs, selectors, services
 from games.models import FairPlayReview, Game, Rating, Seat
 from games.rules import Category
-from games.services.fair_play import fair_play_check
+from games.services.fair_play import fair_play_check, fair_play_decide
 from games.strategy.bots import choose_action
 from games.strategy.fairness import FLAG_AGREEMENT, WINDOW, Agreement, is_suspicious
 from games.strategy.fairness_runs import game_figures, slipping
@@ -207,8 +207,6 @@ def test_confirming_keeps_the_account_off_for_good_and_its_history_says_so(flagg
 
 
 def services_decide(review: FairPlayReview, confirm: bool) -> None:
-    from games.services.fair_play import fair_play_decide
-
     fair_play_decide(review_id=review.pk, moderator_id=None, confirm=confirm)
 
 
@@ -231,3 +229,25 @@ def test_the_admin_lists_flags_with_figures_and_game_links_and_decides(flagged, 
     flagged.refresh_from_db()
     assert flagged.status == FairPlayReview.Status.CONFIRMED
     assert flagged.decided_by == moderator
+
+
+def test_the_account_finds_its_flag_and_the_decision_in_its_data_but_not_the_moderator(
+    flagged, alice, make_user, make_client
+):
+    moderator = make_user("moderator")
+    fair_play_decide(review_id=flagged.pk, moderator_id=moderator.pk, confirm=False)
+    flagged.refresh_from_db()
+
+    response = make_client(alice).get("/accounts/data.json")
+
+    [review] = response.json()["fair_play"]
+    assert review == {
+        "status": "cleared",
+        "flagged_at": flagged.flagged_at.isoformat(),
+        "games": [g.code for g in flagged.games.order_by("finished_at", "pk")],
+        "real_choices": flagged.choices,
+        "agreed_with_the_coach": flagged.agreed,
+        "decided_at": flagged.decided_at.isoformat(),
+    }
+    assert len(review["games"]) == WINDOW
+    assert "moderator" not in response.content.decode()

@@ -1,10 +1,12 @@
 """What "Download your data" adds beside an account's games and people: its table talk, its
-notification settings and devices, its daily games and its tournaments, as plain JSON
-values. Twelve queries, however many rows of each kind (one query per kind of row).
+notification settings and devices, its daily games, its tournaments, its fair-play reviews
+and when it was last on the site, as plain JSON values. Fifteen queries, however many rows
+of each kind (one query per kind of row).
 
 Nothing about another person goes in beyond what the account sees itself: a tournament's
 name, never another entrant; a muted seat's number at a table, never who sat there; a
-reported message's table and the reason, never its author or words."""
+reported message's table and the reason, never its author or words; a fair-play review's
+decision, never the moderator who made it."""
 
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ from games.models import (
     DailyEntry,
     DailyReminder,
     Entry,
+    FairPlayReview,
+    LastSeen,
     NotificationSettings,
     PushSubscription,
     Result,
@@ -227,12 +231,44 @@ def tournaments_data(user_id: int) -> list[dict[str, object]]:
     return found
 
 
+def fair_play_data(user_id: int) -> list[dict[str, object]]:
+    """Each fair-play review of the account, oldest first: when it was raised, the rated
+    games and the figures it was raised on, and what a moderator decided, and when."""
+    reviews = (
+        FairPlayReview.objects.filter(user_id=user_id)
+        .order_by("flagged_at", "pk")
+        .values_list("pk", "status", "choices", "agreed", "flagged_at", "decided_at")
+    )
+    games: dict[int, list[str]] = {}
+    for review_id, code in (
+        FairPlayReview.games.through.objects.filter(fairplayreview__user_id=user_id)
+        .order_by("game__finished_at", "game_id")
+        .values_list("fairplayreview_id", "game__code")
+    ):
+        games.setdefault(review_id, []).append(code)
+    return [
+        {
+            "status": status,
+            "flagged_at": _moment(flagged),
+            "games": games.get(review_id, []),
+            "real_choices": choices,
+            "agreed_with_the_coach": agreed,
+            "decided_at": _moment(decided),
+        }
+        for review_id, status, choices, agreed, flagged, decided in reviews
+    ]
+
+
 def account_kept(user_id: int) -> dict[str, object]:
-    """The four keys "Download your data" adds: ``chat``, ``notifications``, ``daily`` and
-    ``tournaments``."""
+    """The keys "Download your data" adds: ``chat``, ``notifications``, ``daily``,
+    ``tournaments``, ``fair_play`` and ``last_seen`` (when the account's last page with a
+    live connection to the site closed; none while it never has)."""
+    last_seen = LastSeen.objects.filter(user_id=user_id).values_list("at", flat=True).first()
     return {
         "chat": chat_data(user_id),
         "notifications": notifications_data(user_id),
         "daily": daily_data(user_id),
         "tournaments": tournaments_data(user_id),
+        "fair_play": fair_play_data(user_id),
+        "last_seen": _moment(last_seen),
     }

@@ -148,7 +148,8 @@ def account_data(request: HtmxHttpRequest) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     data = selectors.account_data(user_id=request.user.pk)
     data["people"] = selectors.social_data(request.user.pk)  # friends, blocks, inbox (issue 28)
-    # Table talk (issue 29), notifications and devices (30), daily games, tournaments (32).
+    # Table talk (issue 29), notifications and devices (30), daily games, tournaments (32),
+    # fair-play reviews and when the account was last on the site.
     data.update(selectors.account_kept(request.user.pk))
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     filename = f"yahtzee-{request.user.get_username()}.json"

@@ -26,8 +26,9 @@ pytestmark = pytest.mark.django_db
 P256DH = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
 AUTH = "tBHItJI5svbpez7KI4CCXg"
 ENDPOINT = "https://fcm.googleapis.com/fcm/send/"
-# What the new keys take: chat 5, notifications 2, daily 2, tournaments 3.
-KEPT_QUERIES = 12
+# What the new keys take: chat 5, notifications 2, daily 2, tournaments 3, fair play 2,
+# last seen 1.
+KEPT_QUERIES = 15
 
 
 def subscribe(user, device: str) -> None:
@@ -76,6 +77,11 @@ def test_the_data_holds_the_accounts_chat_devices_daily_games_and_tournaments(
     push_services.push_done(went)
     push_services.push_retry(failed)
     due = PushDelivery.objects.filter(user=alice, due_at__isnull=False).count()
+    # Alice's last page with a live connection has closed; bob's comes and goes too.
+    services.site_presence_open(server_id="s1", user_id=alice.pk, channel_name="alice-page")
+    services.site_presence_close(user_id=alice.pk, channel_name="alice-page")
+    left_at = frozen_clock.now()
+    services.site_presence_open(server_id="s1", user_id=bob.pk, channel_name="bob-page")
 
     response = alice_client.get("/accounts/data.json")
 
@@ -161,8 +167,11 @@ def test_the_data_holds_the_accounts_chat_devices_daily_games_and_tournaments(
     assert theirs["chat"]["reports"] == [] and theirs["chat"]["mutes"] == []
     assert [d["endpoint"] for d in theirs["notifications"]["devices"]] == [ENDPOINT + "bobs-laptop"]
     assert theirs["daily"]["games"] == []
+    assert theirs["last_seen"] is None  # his page is still open: alice's moment is hers
     [bobs] = theirs["tournaments"]
     assert (bobs["created_by_me"], bobs["entry"]["place"], bobs["entry"]["points"]) == (True, 2, 0)
+    assert data["last_seen"] == left_at.isoformat()
+    assert data["fair_play"] == []  # never flagged (tests/test_fair_play.py: a flag's entry)
     # Nobody else's rows, words or keys.
     body = response.content.decode()
     assert "bob's very own words" not in body and "bobs-laptop" not in body
@@ -187,6 +196,7 @@ def test_an_account_with_nothing_kept_gets_empty_lists_and_the_default_settings(
     assert kept["notifications"]["settings"]["your_turn"] == "both"
     assert kept["daily"] == {"reminder": {"remind": False, "last_reminded": None}, "games": []}
     assert kept["tournaments"] == []
+    assert kept["fair_play"] == [] and kept["last_seen"] is None
 
 
 def fill(alice, bob, make_game, frozen_clock, times: int) -> None:
