@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.clock import clock
 from games.models import Connection, Game, LiveServer, Seat
+from games.services.site_presence import site_presence_lost
 
 # This server process, as its heartbeat and its open pages name it.
 SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -35,6 +36,7 @@ def server_heartbeat(server_id: str, *, now: datetime | None = None) -> list[str
             return []
         pages = Connection.objects.filter(server_id__in=dead)
         codes = sorted(set(pages.values_list("game__code", flat=True)))
+        site_presence_lost(dead)
         LiveServer.objects.filter(id__in=dead).delete()
     return codes
 

@@ -28,3 +28,23 @@ def test_a_dead_process_takes_its_site_pages_with_it(alice, bob):
     LiveServer.objects.filter(id="dead").update(last_seen=long_ago)
     services.server_heartbeat("alive")
     assert list(SiteConnection.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_a_dead_processs_accounts_were_last_seen_when_it_last_answered(alice, bob, carol):
+    for user, server in ((alice, "dead"), (bob, "dead"), (carol, "dead"), (bob, "alive")):
+        services.site_presence_open(
+            server_id=server, user_id=user.pk, channel_name=f"{user.username}-{server}"
+        )
+    heard_of = timezone.now() - LiveServer.stale_after() - timedelta(seconds=1)
+    LiveServer.objects.filter(id="dead").update(last_seen=heard_of)
+    # Carol closed another page on a live process after the dead one last answered.
+    LastSeen.objects.create(user=carol, at=heard_of + timedelta(seconds=1))
+
+    services.server_heartbeat("alive")
+
+    seen = dict(LastSeen.objects.values_list("user__username", "at"))
+    assert seen == {
+        "alice": heard_of,
+        "bob": heard_of,
+        "carol": heard_of + timedelta(seconds=1),  # never moved back
+    }
