@@ -284,6 +284,26 @@ def chat_author_silence(*, message_id: int, duration: str) -> ChatSilence:
     return silence
 
 
+def chat_guest_claim(*, guest: str, user_id: int) -> None:
+    """A guest who signs up or logs in takes their table talk along: the lines they wrote,
+    the seats they muted, the messages they reported and any silence a moderator gave them
+    are the account's from now on (a mute or report the account already had stays one).
+    Run in the claim's transaction (``accounts.guest_seats_claim``)."""
+    was, now = f"g:{guest}", f"u:{user_id}"
+    ChatMessage.objects.filter(author=was).update(author=now, author_user_id=user_id)
+    for mute in ChatMute.objects.filter(viewer=was):
+        if ChatMute.objects.filter(game_id=mute.game_id, viewer=now, seat=mute.seat).exists():
+            mute.delete()
+        else:
+            ChatMute.objects.filter(pk=mute.pk).update(viewer=now)
+    for report in ChatReport.objects.filter(reporter=was):
+        if ChatReport.objects.filter(message_id=report.message_id, reporter=now).exists():
+            report.delete()
+        else:
+            ChatReport.objects.filter(pk=report.pk).update(reporter=now)
+    ChatSilence.objects.filter(person=was).update(person=now)
+
+
 def chat_preference_set(*, user_id: int, chat_off: bool) -> None:
     with transaction.atomic():
         ChatPreference.objects.update_or_create(user_id=user_id, defaults={"chat_off": chat_off})

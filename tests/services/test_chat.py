@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games import services
+from games import selectors, services
 from games.models import (
     Block,
     ChatLevel,
@@ -19,7 +19,7 @@ from games.selectors import chat as chat_selectors
 from games.services import GameError, NotAllowed
 from games.services import chat as chat_services
 from games.services.chat import ChatRefused, clean_text
-from tests.conftest import guest_player, version_of
+from tests.conftest import guest_player, player_of, version_of
 from tests.services.helpers import roll
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +245,31 @@ def test_a_guest_spectator_mutes_by_their_token(duel, ann):
     chat_services.chat_mute(code=duel.code, player=gus, seat=0)
     assert read(duel, gus) == []
     assert read(duel, guest_player("Gus", "another-token")) == [("alice", "hello", None)]
+
+
+def test_a_guest_who_signs_up_keeps_their_talk_mutes_reports_and_silence(ann, make_user):
+    gus = guest_player("Gus", "gus-token")
+    game = services.game_create(player=ann, seat_count=2)
+    services.game_join(code=game.code, player=gus, version=version_of(game))
+    theirs = post(game, ann, text="Roll faster")
+    mine = post(game, gus, text="I am new here")
+    chat_services.chat_mute(code=game.code, player=gus, seat=0)
+    chat_services.chat_report(code=game.code, player=gus, message=theirs.pk, reason="spam")
+    chat_services.chat_author_silence(message_id=mine.pk, duration="24h")
+    account = make_user("gus")
+    # The account had already reported that message from another device: still one report.
+    ChatReport.objects.create(
+        message=theirs, reporter=f"u:{account.pk}", reason="other", created_at=theirs.created_at
+    )
+
+    services.guest_seats_claim(guest="gus-token", user_id=account.pk)
+
+    now_gus = player_of(account)
+    assert read(game, now_gus) == [("Gus", None, "I am new here")]  # ann's seat stays muted
+    kept = selectors.account_kept(account.pk)["chat"]
+    assert [m["text"] for m in kept["messages"]] == ["I am new here"]
+    assert ChatReport.objects.filter(message=theirs).count() == 1
+    with pytest.raises(NotAllowed, match="silenced you until"):
+        post(game, now_gus, phrase="hello")  # signing up is no way around a silence
+    chat_services.chat_mute(code=game.code, player=now_gus, seat=0, mute=False)
+    assert read(game, now_gus)[0] == ("alice", None, "Roll faster")
