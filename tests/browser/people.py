@@ -72,6 +72,18 @@ def open_table(
     return link
 
 
+def open_table_in_any_language(page: Page, seats: int, guest_name: str) -> str:
+    """:func:`open_table` for a page in any language: by the home page form's fields, not
+    their (translated) labels; returns the table's link from its share box."""
+    page.goto("/")
+    page.locator("#id_seats").select_option(str(seats))
+    page.locator("#id_name").fill(guest_name)
+    press(page.locator('form[action="/games/new/"] button[type="submit"]'))
+    expect(page.locator("#board")).to_be_visible()
+    wait_live(page)
+    return page.locator("#share-link").input_value()
+
+
 def code_of(link: str) -> str:
     return link.rstrip("/").rsplit("/", 1)[-1]
 

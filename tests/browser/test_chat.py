@@ -13,6 +13,7 @@ from .conftest import ROOT
 from .people import (
     PASSWORD,
     act,
+    open_table_in_any_language,
     press,
     serious_violations_in_both_themes,
     version,
@@ -49,13 +50,7 @@ def test_two_languages_talk_mute_and_a_hidden_report_vanishes(person, server):
     ravi = person(locale="te-IN", viewport={"width": 1100, "height": 900})
     zarina = person(locale="uz-UZ", viewport={"width": 1100, "height": 900})
 
-    ravi.goto("/")
-    ravi.locator("#id_seats").select_option("2")
-    ravi.locator("#id_name").fill("Ravi")
-    press(ravi.locator('form[action="/games/new/"] button[type="submit"]'))
-    expect(ravi.locator("#board")).to_be_visible()
-    link = ravi.locator("#share-link").input_value()
-    wait_live(ravi)
+    link = open_table_in_any_language(ravi, 2, "Ravi")
     zarina.goto(link)
     wait_live(zarina)
     zarina.locator("#join-name").fill("Zarina")

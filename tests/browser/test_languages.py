@@ -12,6 +12,7 @@ from tests.test_languages import english_in, shown_on_purpose
 from .people import (
     act,
     code_of,
+    open_table_in_any_language,
     press,
     save_screenshot,
     serious_violations_in_both_themes,
@@ -88,13 +89,7 @@ def test_a_telugu_player_and_an_uzbek_one_each_read_their_own_language_at_one_ta
     zarina = person(locale="uz-UZ", viewport={"width": 1100, "height": 900})
 
     # Ravi opens a table for three from the home page and seats a computer player.
-    ravi.goto("/")
-    ravi.locator("#id_seats").select_option("3")
-    ravi.locator("#id_name").fill("Ravi")
-    press(ravi.locator('form[action="/games/new/"] button[type="submit"]'))
-    expect(ravi.locator("#board")).to_be_visible()
-    link = ravi.locator("#share-link").input_value()
-    wait_live(ravi)
+    link = open_table_in_any_language(ravi, 3, "Ravi")
     ravi.locator("#bot-level").select_option("casual")
     act(ravi, "/bots/add/", lambda: press(ravi.locator('button[formaction$="/bots/add/"]')))
 
@@ -156,12 +151,7 @@ KEY_DOWN = """([key, code, shiftKey, selector]) =>
 
 def test_on_a_telugu_keyboard_the_shortcuts_go_by_the_keys_place(person):
     ravi = person(locale="te-IN")
-    ravi.goto("/")
-    ravi.locator("#id_seats").select_option("1")
-    ravi.locator("#id_name").fill("Ravi")
-    press(ravi.locator('form[action="/games/new/"] button[type="submit"]'))
-    expect(ravi.locator("#board")).to_be_visible()
-    wait_live(ravi)
+    open_table_in_any_language(ravi, 1, "Ravi")
     act(ravi, "/start/", lambda: press(ravi.locator('button[formaction$="/start/"]')))
 
     def key(char: str, code: str, *, shift: bool = False, into: str | None = None) -> bool:
