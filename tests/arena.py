@@ -22,6 +22,7 @@ def arena(
     size: int = 2,
     ruleset: str = "yahtzee",
     rated: bool = False,
+    public: bool = True,
 ) -> Tournament:
     plan = Plan(
         name="Sunday arena",
@@ -31,7 +32,7 @@ def arena(
         table_size=size,
         ruleset=ruleset,
         rated=rated,
-        public=True,
+        public=public,
     )
     return tournament_create(player=creator, plan=plan)
 

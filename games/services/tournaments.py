@@ -39,6 +39,7 @@ from games.models import (
     Seat,
     Tournament,
     TournamentTable,
+    chat_level_default,
 )
 from games.models.tournaments import ARENA_PACES, MINUTES, TABLE_SIZES
 from games.rules import Rules
@@ -270,6 +271,8 @@ def _open_table(tournament: Tournament, group: list[Entry], seed: str) -> Game |
                 pace=tournament.pace,
                 rated=tournament.rated,
                 is_public=tournament.public,
+                # Strangers paired by the arena: quick phrases, public tournament or not.
+                chat=chat_level_default(is_public=tournament.public, kind="tournament"),
                 dice_draw=DiceDraw.SAME,
                 dice_seed=bytes.fromhex(seed),
                 seed_secret_until=_round_secret_until(tournament),

@@ -11,10 +11,20 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.models import Entry, Game, InboxItem, Result, Seat, Tournament, TournamentTable
+from games.models import (
+    ChatLevel,
+    Entry,
+    Game,
+    InboxItem,
+    Result,
+    Seat,
+    Tournament,
+    TournamentTable,
+)
 from games.selectors import tournaments as reads
 from games.selectors.social import inbox_entries as inbox_of
 from games.services import GameError, NotAllowed, Player
+from games.services.chat import ChatRefused, chat_level_of, chat_post
 from games.services.tournament_scoring import game_ended, points_for
 from games.services.tournaments import (
     AlreadyIn,
@@ -384,3 +394,18 @@ def test_an_abandoned_table_earns_nothing_and_withdraws_who_never_played(make_us
     assert game.status == Game.Status.ABANDONED
     assert sorted(Result.objects.values_list("points", "place")) == [(0, None), (0, None)]
     assert all(e.withdrawn and e.games == 1 for e in Entry.objects.all())
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_strangers_paired_by_the_arena_talk_in_quick_phrases_public_or_not(
+    make_user, frozen_clock, public
+):
+    ann, ben = (player_of(make_user(name)) for name in ("ann", "ben"))
+    tournament = arena(ann, frozen_clock.now(), public=public)
+    for person in (ann, ben):
+        tournament_join(tournament_id=tournament.pk, player=person)
+
+    [table] = TournamentTable.objects.filter(tournament=tournament).select_related("game")
+    assert chat_level_of(table.game) == ChatLevel.PHRASES
+    with pytest.raises(ChatRefused):
+        chat_post(code=table.game.code, player=ben, text="my number is 555 0100")
