@@ -110,7 +110,10 @@ def render_game(
     request: HtmxHttpRequest, snapshot: Snapshot, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     """The table at ``snapshot``'s version for this request's viewer: the whole page, or for
-    htmx the answer of templates/games/answer.html."""
+    htmx the answer of templates/games/answer.html. Never a game of the same dice as others
+    still being played to someone not at it (403), whatever the request: a refused or
+    malformed move answers with the table too."""
+    check_shared_dice_hidden(request, snapshot.game, snapshot.seats)
     viewer = player_for(request)
     feedback = selectors.decision_feedback(
         snapshot.game, next((s.position for s in snapshot.seats if viewer.owns(s)), None)
@@ -142,9 +145,7 @@ def game_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # A visitor's session exists from the first look, so the live page (which
         # reads the session when it connects) recognises them once they sit down.
         request.session.setdefault("guest_token", secrets.token_urlsafe(24))
-    snapshot = snapshot_or_404(code)
-    check_shared_dice_hidden(request, snapshot.game, snapshot.seats)
-    return render_game(request, snapshot)
+    return render_game(request, snapshot_or_404(code))
 
 
 @require_GET

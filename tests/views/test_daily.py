@@ -63,6 +63,24 @@ def test_the_daily_table_shows_only_to_its_player_until_the_day_is_over(
     assert refused.status_code == 403 and "same dice" in refused.content.decode()
 
 
+@pytest.mark.parametrize("action", ["roll", "keep", "score", "leave", "join", "rematch"])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_strangers_refused_or_malformed_move_shows_no_table_of_the_same_dice(
+    alice_client, bob_client, frozen_clock, action, htmx
+):
+    code = alice_client.post("/daily/play/")["Location"].split("/")[2]
+    alice_client.post(f"/g/{code}/roll/", {"version": Game.objects.get().version})
+    game = Game.objects.get()
+    headers = {"HX-Request": "true"} if htmx else {}
+
+    answer = bob_client.post(f"/g/{code}/{action}/", {"version": game.version}, headers=headers)
+
+    assert answer.status_code == 403 and "same dice" in answer.content.decode()
+    assert 'id="board"' not in answer.content.decode()
+    game.refresh_from_db()
+    assert game.seats.count() == 1  # and nothing changed
+
+
 def test_after_the_game_the_card_beside_the_coachs_the_place_and_the_share_line(
     alice, alice_client, frozen_clock, coach_advisor
 ):
