@@ -17,6 +17,7 @@ from games.models import Game, RetiredUsername, Seat
 from games.models.accounts import Profile
 from games.services.absence import pass_host, seat_leave_playing
 from games.services.chat import chat_guest_claim
+from games.services.daily import daily_guest_claim
 from games.services.lobby import close_gaps
 from games.services.player_names import name_taken
 from games.services.writes import bump
@@ -27,10 +28,12 @@ def guest_seats_claim(*, guest: str, user_id: int) -> int:
     """A guest who signs up or logs in keeps the seats (and tables) they had as a guest,
     shown from now on under the account's name, unless someone else at that table is
     already called that: then the seat keeps its guest name, so no two seats look alike.
-    Their table talk comes along too (``chat.chat_guest_claim``)."""
+    Their table talk and their daily games come along too (``chat.chat_guest_claim``,
+    ``daily.daily_guest_claim``)."""
     if not guest:
         return 0
     chat_guest_claim(guest=guest, user_id=user_id)
+    daily_guest_claim(guest=guest, user_id=user_id)
     claimed = 0
     name = get_user_model().objects.get(pk=user_id).get_username()
     seated = Seat.objects.filter(guest=guest, user__isnull=True).values_list("game_id")

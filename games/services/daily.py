@@ -66,6 +66,18 @@ def _entry_of(day: DailyDay, player: Player) -> DailyEntry | None:
     return entries.filter(guest=player.guest, user__isnull=True).first()
 
 
+def daily_guest_claim(*, guest: str, user_id: int) -> None:
+    """A guest who signs up or logs in has played the days they played as a guest: each of
+    those games becomes the account's game of its day (counted on that day's leaderboard,
+    and the day cannot be started again), unless the account already had one that day,
+    which stays its game (the guest's stays an unranked guest's game). Run in the claim's
+    transaction (``accounts.guest_seats_claim``)."""
+    played = DailyEntry.objects.filter(user_id=user_id).values("day_id")
+    DailyEntry.objects.filter(guest=guest, user__isnull=True).exclude(day_id__in=played).update(
+        user_id=user_id, guest=""
+    )
+
+
 def daily_play(*, player: Player) -> Game:
     """``player``'s game of today: the one they started, or a new one started now. An
     account's counts on the day's leaderboard; a guest's is unranked."""

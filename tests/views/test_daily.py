@@ -9,12 +9,16 @@ from datetime import UTC, datetime
 import pytest
 
 from games import services
-from games.models import DailyDay, DailyEntry, DailyReminder, Game, InboxItem
+from games.models import DailyDay, DailyEntry, DailyReminder, Game, InboxItem, Player
 from games.services import daily as daily_services
-from tests.conftest import player_of, version_of
+from tests.conftest import PASSWORD, player_of, version_of
 
 pytestmark = pytest.mark.django_db
 TODAY = "2026-06-01"  # the frozen clock's day (a Monday: Yahtzee)
+
+
+def player_of_guest(client, name: str) -> Player:
+    return Player(name=name, guest=client.session["guest_token"])
 
 
 def play_out(game: Game, player) -> Game:
@@ -52,6 +56,38 @@ def test_a_guest_plays_under_the_name_typed_unranked(client, frozen_clock):
     assert entry.user_id is None and entry.guest == client.session["guest_token"]
     assert entry.game.seats.get().name == "Gus"
     assert client.post("/daily/play/", {"name": "Other"})["Location"] == answer["Location"]
+
+
+def test_a_guest_who_signs_up_has_played_the_day_and_it_counts_for_the_account(
+    client, frozen_clock
+):
+    client.post("/daily/play/", {"name": "Gus"})
+    played = play_out(Game.objects.get(), player_of_guest(client, "Gus"))
+    signed_up = client.post(
+        "/accounts/signup/",
+        {"username": "gus", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert signed_up.status_code == 302
+
+    again = client.post("/daily/play/")
+
+    assert again["Location"] == played.get_absolute_url()  # the same table, not a new one
+    assert Game.objects.count() == 1
+    entry = DailyEntry.objects.get()
+    assert (entry.user.username, entry.guest) == ("gus", "")  # on the day's leaderboard
+
+
+def test_an_account_that_played_the_day_keeps_its_game_when_its_guest_self_logs_in(
+    client, alice, alice_client, frozen_clock
+):
+    theirs = alice_client.post("/daily/play/")["Location"]
+    client.post("/daily/play/", {"name": "Alice on the bus"})
+    logged_in = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert logged_in.status_code == 302
+
+    assert client.post("/daily/play/")["Location"] == theirs
+    assert DailyEntry.objects.filter(user=alice).count() == 1
+    assert DailyEntry.objects.filter(user=None).count() == 1  # the guest's stays unranked
 
 
 def test_the_daily_table_shows_only_to_its_player_until_the_day_is_over(
