@@ -176,6 +176,8 @@ def tournament_withdraw(*, tournament_id: int, player: Player) -> Entry:
     entry = Entry.objects.filter(tournament=tournament, user_id=user_id).first()
     if entry is None or entry.withdrawn:
         raise GameError(gettext("You are not in this tournament."))
+    if tournament.status_at(clock.now()) == Tournament.Status.FINISHED:
+        raise GameError(gettext("This tournament is over; its standings are final."))
     entry.withdrawn, entry.waiting_since = True, None
     entry.save(update_fields=["withdrawn", "waiting_since"])
     tournament_scoring.tell(tournament.pk)

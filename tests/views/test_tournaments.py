@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games.models import Entry, Tournament, TournamentTable
+from games.selectors.tournaments import standings_of
 from games.services.tournaments import tournaments_sweep
 from tests.arena import arena, finish, seated_names
 from tests.conftest import player_of
@@ -94,6 +95,20 @@ def test_join_and_withdraw_and_their_refusals(alice_client, alice, frozen_clock)
     twice = alice_client.post(f"/tournaments/{t.pk}/withdraw/")
     assert twice.status_code == 400 and "not in this tournament" in twice.content.decode()
     assert Entry.objects.get().withdrawn
+
+
+def test_a_finished_tournaments_standings_stay_as_they_ended(alice_client, alice, frozen_clock):
+    t = arena(player_of(alice), frozen_clock.now())
+    assert alice_client.post(f"/tournaments/{t.pk}/join/").status_code == 302
+    frozen_clock.advance(minutes=21)
+    tournaments_sweep()
+
+    refused = alice_client.post(f"/tournaments/{t.pk}/withdraw/")
+
+    assert refused.status_code == 400 and "standings are final" in refused.content.decode()
+    assert not Entry.objects.get().withdrawn
+    [me] = standings_of(t)
+    assert not me.withdrawn
 
 
 def test_unknown_tournaments_are_404_and_gets_of_posts_are_405(alice_client):
