@@ -188,10 +188,14 @@ def send(delivery: PushDelivery, through: requests.Session) -> str:
 
 
 def deliver(delivery: PushDelivery, through: requests.Session) -> str:
-    """Act on one claimed row; what became of it ("skipped" too)."""
+    """Act on one claimed row; what became of it ("skipped" too, or "lost": the batch
+    outlasted the row's lease, another process may have claimed it, so it is not sent
+    here)."""
     if not push_service.push_offered() or not worth_sending(delivery):
         push_service.push_done(delivery)
         return "skipped"
+    if not push_service.push_renew(delivery):
+        return "lost"
     outcome = send(delivery, through)
     if outcome == "gone":
         push_service.push_device_gone(delivery)

@@ -307,7 +307,8 @@ def inbox_item_added(item: InboxItem) -> None:
 def push_claim(now: datetime, limit: int = 50) -> list[PushDelivery]:
     """The due rows, each now leased to this caller: one atomic update marks them with a
     fresh claim, so two processes never take the same row (on PostgreSQL the rows are
-    also locked, skipping those another process holds)."""
+    also locked, skipping those another process holds). A batch may outlast the lease:
+    each row is renewed just before it goes (:func:`push_renew`), and skipped if lost."""
     due = PushDelivery.objects.filter(due_at__lte=now).order_by("due_at")
     if not due.exists():
         return []
@@ -321,6 +322,18 @@ def push_claim(now: datetime, limit: int = 50) -> list[PushDelivery]:
         )
     rows = PushDelivery.objects.filter(claim=mark, due_at=now + LEASE)
     return list(rows.select_related("subscription", "game", "sender").order_by("id"))
+
+
+def push_renew(delivery: PushDelivery) -> bool:
+    """Just before ``delivery`` goes: its lease, if this caller still holds it (its claim
+    mark, and the lease not run out), starts again, in one conditional update. False when
+    the lease ran out (a batch outlasted it) and the row is, or may be, another process's:
+    the caller must not send it then, or it would go twice."""
+    now = clock.now()
+    renewed = PushDelivery.objects.filter(
+        id=delivery.pk, claim=delivery.claim, due_at__gt=now
+    ).update(due_at=now + LEASE)
+    return renewed == 1
 
 
 def push_done(delivery: PushDelivery) -> None:

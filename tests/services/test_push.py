@@ -305,6 +305,48 @@ def test_a_claimed_row_is_not_claimed_again_until_its_lease_ends(stand_in, alice
     assert len(push.push_claim(now + push.LEASE)) == 1  # the claimer died: another takes it
 
 
+def test_a_batch_that_outlasts_its_lease_sends_each_push_once(
+    stand_in, make_user, frozen_clock, monkeypatch
+):
+    phones = []
+    for number in range(4):
+        user = make_user(f"player{number}")
+        phones.append(device_of(stand_in, user))
+        services.push_test(user_id=user.pk)
+    start = frozen_clock.now()
+    real_send = pushes.send
+    other_process: list[int] = []
+
+    def slow(delivery, through):
+        outcome = real_send(delivery, through)
+        frozen_clock.advance(seconds=25)  # a slow push service (10 s a try, 50 rows a claim)
+        if frozen_clock.now() > start + push.LEASE and not other_process:
+            other_process.append(0)
+            other_process[0] = pushes.sweep()  # another process looks while the batch goes
+        return outcome
+
+    monkeypatch.setattr(pushes, "send", slow)
+    assert pushes.sweep() == 4  # this process claims all four and sends them one by one
+
+    assert other_process == [1]  # the last row's lease had run out: the other one took it
+    assert [len(phone.received) for phone in phones] == [1, 1, 1, 1]
+    assert not PushDelivery.objects.filter(due_at__isnull=False).exists()
+
+
+def test_a_lease_that_ran_out_is_not_renewed(stand_in, alice, frozen_clock):
+    device_of(stand_in, alice)
+    services.push_test(user_id=alice.pk)
+    [row] = push.push_claim(frozen_clock.now())
+
+    frozen_clock.advance(seconds=59)
+    assert push.push_renew(row)  # still this claim's: the lease starts again
+    frozen_clock.advance(seconds=60)
+    assert not push.push_renew(row)  # run out: another process may take it at any moment
+    [again] = push.push_claim(frozen_clock.now())
+    frozen_clock.advance(seconds=1)
+    assert push.push_renew(again) and not push.push_renew(row)
+
+
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="two workers claiming at once: PostgreSQL"
 )
