@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 RETRIED_STATUSES = frozenset({408, 425, 429})
 GONE_STATUSES = frozenset({404, 410})
-PERSON_KINDS = frozenset({PushKind.INVITATION, PushKind.FRIEND_REQUEST, PushKind.FRIEND_ACCEPTED})
+PERSON_KINDS = push_service.PERSON_KINDS
 
 
 class _TrustingAdapter(HTTPAdapter):
@@ -104,6 +104,11 @@ def worth_sending(delivery: PushDelivery) -> bool:
             return False
         # Someone on the site sees the news live on the page they have open.
         return not SiteConnection.objects.filter(user_id=delivery.user_id).exists()
+    if kind == PushKind.TOURNAMENT:
+        # The inbox has it live on any page of the site they have open, as news of people.
+        if delivery.tournament is None:
+            return False
+        return not SiteConnection.objects.filter(user_id=delivery.user_id).exists()
     return True
 
 
@@ -139,6 +144,16 @@ def message(delivery: PushDelivery) -> dict[str, str]:
         title = _("A new friend")
         body = _("%(name)s accepted your friend request.") % {"name": name}
         url, tag = reverse("friends"), f"friend-{name}"
+    elif kind == PushKind.TOURNAMENT and delivery.tournament is not None:
+        tournament = delivery.tournament
+        title = _("A tournament is over")
+        values = {"name": name, "tournament": tournament.name}
+        if delivery.sender_id == delivery.user_id:
+            body = _("You won the tournament %(tournament)s.") % values
+        else:
+            body = _("%(name)s won the tournament %(tournament)s.") % values
+        url = reverse("tournament", args=[tournament.pk])
+        tag = f"tournament-{tournament.pk}"
     else:
         title = _("Yahtzee")
         body = _("Notifications work on this device.")
@@ -188,10 +203,14 @@ def send(delivery: PushDelivery, through: requests.Session) -> str:
 
 
 def deliver(delivery: PushDelivery, through: requests.Session) -> str:
-    """Act on one claimed row; what became of it ("skipped" too)."""
+    """Act on one claimed row; what became of it ("skipped" too, or "lost": the batch
+    outlasted the row's lease, another process may have claimed it, so it is not sent
+    here)."""
     if not push_service.push_offered() or not worth_sending(delivery):
         push_service.push_done(delivery)
         return "skipped"
+    if not push_service.push_renew(delivery):
+        return "lost"
     outcome = send(delivery, through)
     if outcome == "gone":
         push_service.push_device_gone(delivery)

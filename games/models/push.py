@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models.tables import Game
+from games.models.tournaments import Tournament
 
 
 class PushSubscription(models.Model):
@@ -46,6 +47,7 @@ class PushKind(models.TextChoices):
     INVITATION = "invitation", _("An invitation to a table")
     FRIEND_REQUEST = "friend_request", _("A friend request")
     FRIEND_ACCEPTED = "friend_accepted", _("A friend request accepted")
+    TOURNAMENT = "tournament", _("The winner of a tournament you played in")
     TEST = "test", _("A test notification")
 
 
@@ -56,6 +58,7 @@ DEFAULT_CHANNELS = {
     PushKind.INVITATION: Channel.PUSH,
     PushKind.FRIEND_REQUEST: Channel.PUSH,
     PushKind.FRIEND_ACCEPTED: Channel.PUSH,
+    PushKind.TOURNAMENT: Channel.PUSH,
 }
 
 
@@ -76,6 +79,7 @@ class NotificationSettings(models.Model):
     invitation = _channel_field(PushKind.INVITATION)
     friend_request = _channel_field(PushKind.FRIEND_REQUEST)
     friend_accepted = _channel_field(PushKind.FRIEND_ACCEPTED)
+    tournament = _channel_field(PushKind.TOURNAMENT)
 
     def __str__(self) -> str:
         return f"notifications of {self.user_id}"
@@ -96,6 +100,10 @@ class PushDelivery(models.Model):
     )
     sender = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # The tournament whose winner it announces (the winner is ``sender``).
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     turn = models.IntegerField(default=0)  # a turn's number; 0 for news of people
     created_at = models.DateTimeField()

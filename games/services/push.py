@@ -59,7 +59,11 @@ INBOX_KINDS = {
     InboxItem.Kind.INVITATION: PushKind.INVITATION,
     InboxItem.Kind.FRIEND_REQUEST: PushKind.FRIEND_REQUEST,
     InboxItem.Kind.FRIEND_ACCEPTED: PushKind.FRIEND_ACCEPTED,
+    InboxItem.Kind.TOURNAMENT: PushKind.TOURNAMENT,
 }
+# News one person sends another, within the limits above (a tournament's winner is news of
+# the site: each entrant hears of it once, whoever won).
+PERSON_KINDS = frozenset({PushKind.INVITATION, PushKind.FRIEND_REQUEST, PushKind.FRIEND_ACCEPTED})
 # The kinds an account chooses how to hear of (a test is not one).
 NOTIFIED_KINDS = [kind for kind in PushKind if kind != PushKind.TEST]
 # Turns too short for a notification to help.
@@ -246,6 +250,7 @@ def _insert_for(
     *,
     game_id: int | None = None,
     sender_id: int | None = None,
+    tournament_id: int | None = None,
     turn: int = 0,
 ) -> int:
     """One statement: a due row for each of ``user_id``'s devices (none: no row), once a
@@ -255,11 +260,11 @@ def _insert_for(
     devices = PushSubscription._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (subscription_id, user_id, kind, game_id, sender_id, turn,"
-            " created_at, due_at, attempts, claim)"
-            f" SELECT id, user_id, %s, %s, %s, %s, %s, %s, 0, '' FROM {devices}"
+            f"INSERT INTO {table} (subscription_id, user_id, kind, game_id, sender_id,"
+            " tournament_id, turn, created_at, due_at, attempts, claim)"
+            f" SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s, 0, '' FROM {devices}"
             " WHERE user_id = %s ON CONFLICT DO NOTHING",
-            [kind, game_id, sender_id, turn, at, at, user_id],
+            [kind, game_id, sender_id, tournament_id, turn, at, at, user_id],
         )
         return max(int(cursor.rowcount), 0)
 
@@ -282,14 +287,25 @@ def last_hour_began(game: Game, seat: Seat, turn_number: int) -> None:
 
 def inbox_item_added(item: InboxItem) -> None:
     """An entry reached someone's inbox (``inbox.inbox_add``): an invitation, a friend
-    request or its acceptance is pushed too, within the limits on what people send. The
-    inbox's services already refused whatever a block or a setting forbids."""
+    request or its acceptance is pushed too, within the limits on what people send, and so
+    is a tournament's winner (to each entrant, once a tournament). The inbox's services
+    already refused whatever a block or a setting forbids."""
     kind = INBOX_KINDS.get(InboxItem.Kind(item.kind))
     if kind is None or item.sender_id is None:
         return
     now = clock.now()
+    if kind == PushKind.TOURNAMENT:
+        tournament_id = item.details.get("tournament")
+        if isinstance(tournament_id, int):
+            _insert_for(
+                item.user_id, kind, now, sender_id=item.sender_id, tournament_id=tournament_id
+            )
+        return
     recent = PushDelivery.objects.filter(
-        user_id=item.user_id, sender__isnull=False, created_at__gt=now - timedelta(hours=1)
+        user_id=item.user_id,
+        kind__in=PERSON_KINDS,
+        sender__isnull=False,
+        created_at__gt=now - timedelta(hours=1),
     )
     events = recent.values("created_at", "sender_id").distinct()
     if (
@@ -307,7 +323,8 @@ def inbox_item_added(item: InboxItem) -> None:
 def push_claim(now: datetime, limit: int = 50) -> list[PushDelivery]:
     """The due rows, each now leased to this caller: one atomic update marks them with a
     fresh claim, so two processes never take the same row (on PostgreSQL the rows are
-    also locked, skipping those another process holds)."""
+    also locked, skipping those another process holds). A batch may outlast the lease:
+    each row is renewed just before it goes (:func:`push_renew`), and skipped if lost."""
     due = PushDelivery.objects.filter(due_at__lte=now).order_by("due_at")
     if not due.exists():
         return []
@@ -320,7 +337,20 @@ def push_claim(now: datetime, limit: int = 50) -> list[PushDelivery]:
             due_at=now + LEASE, claim=mark
         )
     rows = PushDelivery.objects.filter(claim=mark, due_at=now + LEASE)
-    return list(rows.select_related("subscription", "game", "sender").order_by("id"))
+    related = ("subscription", "game", "sender", "tournament")
+    return list(rows.select_related(*related).order_by("id"))
+
+
+def push_renew(delivery: PushDelivery) -> bool:
+    """Just before ``delivery`` goes: its lease, if this caller still holds it (its claim
+    mark, and the lease not run out), starts again, in one conditional update. False when
+    the lease ran out (a batch outlasted it) and the row is, or may be, another process's:
+    the caller must not send it then, or it would go twice."""
+    now = clock.now()
+    renewed = PushDelivery.objects.filter(
+        id=delivery.pk, claim=delivery.claim, due_at__gt=now
+    ).update(due_at=now + LEASE)
+    return renewed == 1
 
 
 def push_done(delivery: PushDelivery) -> None:

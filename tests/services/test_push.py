@@ -26,7 +26,10 @@ from games.models import (
 )
 from games.models.accounts import Profile
 from games.services import push
+from games.services.tournaments import tournament_finish, tournament_join
+from tests.arena import arena, soon
 from tests.clock_tables import seat_of
+from tests.conftest import player_of
 from tests.push_service import Device, PushServiceStandIn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -237,6 +240,70 @@ def test_what_one_person_sends_another_is_pushed_a_few_times_an_hour_at_most(
     assert PushDelivery.objects.count() == push.FROM_ONE_SENDER_PER_HOUR + 1
 
 
+# -- the end of a tournament -------------------------------------------------------------------
+
+
+def test_a_tournaments_winner_is_pushed_to_its_entrants_in_their_language(
+    stand_in, alice, bob, frozen_clock
+):
+    Profile.objects.create(user=bob, language="uz")
+    alices, bobs = device_of(stand_in, alice), device_of(stand_in, bob)
+    t = arena(player_of(alice), soon(frozen_clock.now()))
+    for user in (alice, bob):  # before it starts: nobody is paired, alice leads on joining
+        tournament_join(tournament_id=t.pk, player=player_of(user))
+    frozen_clock.advance(minutes=22)
+
+    assert tournament_finish(tournament_id=t.pk)
+    pushes.sweep()
+
+    (mine,) = alices.received
+    assert (mine["title"], mine["body"]) == (
+        "A tournament is over",
+        "You won the tournament Sunday arena.",
+    )
+    assert (mine["url"], mine["tag"]) == (f"/tournaments/{t.pk}/", f"tournament-{t.pk}")
+    (theirs,) = bobs.received  # the default "push for the rest" holds for tournaments too
+    assert (theirs["title"], theirs["body"]) == (
+        "Turnir tugadi",
+        "Sunday arena turnirida alice g\u02bbolib chiqdi.",
+    )
+
+
+@pytest.mark.parametrize("chosen", ["none", "email"])
+def test_a_tournaments_winner_is_not_pushed_to_who_chose_otherwise(
+    stand_in, alice, frozen_clock, chosen
+):
+    services.notification_channels_set(user_id=alice.pk, channels={"tournament": chosen})
+    phone = device_of(stand_in, alice)
+    t = arena(player_of(alice), soon(frozen_clock.now()))
+    tournament_join(tournament_id=t.pk, player=player_of(alice))
+    frozen_clock.advance(minutes=22)
+
+    assert tournament_finish(tournament_id=t.pk)
+    pushes.sweep()
+
+    assert InboxItem.objects.filter(user=alice, kind=InboxItem.Kind.TOURNAMENT).exists()
+    assert phone.received == []
+
+
+def test_a_tournaments_winner_does_not_count_towards_what_people_send(
+    stand_in, alice, bob, frozen_clock
+):
+    device_of(stand_in, bob)
+    for _ in range(push.FROM_ONE_SENDER_PER_HOUR):
+        t = arena(player_of(alice), soon(frozen_clock.now()))
+        item = InboxItem.objects.create(
+            user=bob, kind="tournament", sender=alice, details={"tournament": t.pk}
+        )
+        push.inbox_item_added(item)
+        frozen_clock.advance(seconds=1)
+
+    services.friend_request(user_id=alice.pk, username="bob")
+
+    assert PushDelivery.objects.filter(kind="tournament").count() == push.FROM_ONE_SENDER_PER_HOUR
+    assert PushDelivery.objects.filter(kind="friend_request").count() == 1
+
+
 # -- the push service's answers ----------------------------------------------------------------
 
 
@@ -303,6 +370,48 @@ def test_a_claimed_row_is_not_claimed_again_until_its_lease_ends(stand_in, alice
     assert len(push.push_claim(now)) == 1
     assert push.push_claim(now) == []
     assert len(push.push_claim(now + push.LEASE)) == 1  # the claimer died: another takes it
+
+
+def test_a_batch_that_outlasts_its_lease_sends_each_push_once(
+    stand_in, make_user, frozen_clock, monkeypatch
+):
+    phones = []
+    for number in range(4):
+        user = make_user(f"player{number}")
+        phones.append(device_of(stand_in, user))
+        services.push_test(user_id=user.pk)
+    start = frozen_clock.now()
+    real_send = pushes.send
+    other_process: list[int] = []
+
+    def slow(delivery, through):
+        outcome = real_send(delivery, through)
+        frozen_clock.advance(seconds=25)  # a slow push service (10 s a try, 50 rows a claim)
+        if frozen_clock.now() > start + push.LEASE and not other_process:
+            other_process.append(0)
+            other_process[0] = pushes.sweep()  # another process looks while the batch goes
+        return outcome
+
+    monkeypatch.setattr(pushes, "send", slow)
+    assert pushes.sweep() == 4  # this process claims all four and sends them one by one
+
+    assert other_process == [1]  # the last row's lease had run out: the other one took it
+    assert [len(phone.received) for phone in phones] == [1, 1, 1, 1]
+    assert not PushDelivery.objects.filter(due_at__isnull=False).exists()
+
+
+def test_a_lease_that_ran_out_is_not_renewed(stand_in, alice, frozen_clock):
+    device_of(stand_in, alice)
+    services.push_test(user_id=alice.pk)
+    [row] = push.push_claim(frozen_clock.now())
+
+    frozen_clock.advance(seconds=59)
+    assert push.push_renew(row)  # still this claim's: the lease starts again
+    frozen_clock.advance(seconds=60)
+    assert not push.push_renew(row)  # run out: another process may take it at any moment
+    [again] = push.push_claim(frozen_clock.now())
+    frozen_clock.advance(seconds=1)
+    assert push.push_renew(again) and not push.push_renew(row)
 
 
 @pytest.mark.skipif(

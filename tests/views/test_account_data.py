@@ -126,6 +126,7 @@ def test_the_data_holds_the_accounts_chat_devices_daily_games_and_tournaments(
         "invitation": "none",
         "friend_request": "push",
         "friend_accepted": "push",
+        "tournament": "push",
     }
     [device] = notifications["devices"]
     assert device["endpoint"] == ENDPOINT + "alices-phone"

@@ -210,6 +210,8 @@ def test_the_settings_page_shows_the_defaults_and_keeps_a_choice(alice, alice_cl
     assert re.search(r'name="your_turn" value="both"[^>]*checked', page)
     assert re.search(r'name="invitation" value="push"[^>]*checked', page)
     assert not re.search(r'name="invitation" value="email"', page)  # e-mail: daily turns only
+    assert re.search(r'name="tournament" value="push"[^>]*checked', page)
+    assert not re.search(r'name="tournament" value="email"', page)
 
     choices = {
         "your_turn": "push",
@@ -217,12 +219,16 @@ def test_the_settings_page_shows_the_defaults_and_keeps_a_choice(alice, alice_cl
         "invitation": "none",
         "friend_request": "push",
         "friend_accepted": "none",
+        "tournament": "none",
     }
     response = alice_client.post("/accounts/notifications/", choices)
 
     assert response.status_code == 302
     saved = NotificationSettings.objects.get(user=alice)
     assert (saved.your_turn, saved.last_hour, saved.invitation) == ("push", "email", "none")
+    assert saved.tournament == "none"
+    page = alice_client.get("/accounts/notifications/").content.decode()
+    assert re.search(r'name="tournament" value="none"[^>]*checked', page)
 
 
 def test_a_bad_choice_is_a_400_and_a_stranger_is_sent_to_log_in(alice_client, client):
