@@ -231,9 +231,10 @@ def send_test(request: HttpRequest) -> HttpResponse:
 class NotificationsForm(forms.Form):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # A kind the post does not name keeps its setting (a page from before that kind).
         for kind in push_service.NOTIFIED_KINDS:
             self.fields[kind.value] = forms.ChoiceField(
-                label=kind.label, choices=Channel.choices, widget=forms.RadioSelect
+                label=kind.label, choices=Channel.choices, widget=forms.RadioSelect, required=False
             )
 
 
@@ -248,7 +249,8 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         form = NotificationsForm(request.POST)
         if form.is_valid():
             push_service.notification_channels_set(
-                user_id=request.user.pk, channels=form.cleaned_data
+                user_id=request.user.pk,
+                channels={kind: channel for kind, channel in form.cleaned_data.items() if channel},
             )
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notification_settings")

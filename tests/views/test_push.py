@@ -12,6 +12,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
+from games import services
 from games.management.commands.webpush_keys import new_pair
 from games.models import NotificationSettings, PushDelivery, PushSubscription
 
@@ -229,6 +230,18 @@ def test_the_settings_page_shows_the_defaults_and_keeps_a_choice(alice, alice_cl
     assert saved.tournament == "none"
     page = alice_client.get("/accounts/notifications/").content.decode()
     assert re.search(r'name="tournament" value="none"[^>]*checked', page)
+
+
+def test_a_form_from_before_a_kind_existed_keeps_that_kinds_setting(alice, alice_client):
+    services.notification_channels_set(user_id=alice.pk, channels={"tournament": "none"})
+    older_page = {"your_turn": "push", "last_hour": "none", "invitation": "none"}
+
+    response = alice_client.post("/accounts/notifications/", older_page)
+
+    assert response.status_code == 302
+    saved = NotificationSettings.objects.get(user=alice)
+    assert (saved.your_turn, saved.invitation, saved.tournament) == ("push", "none", "none")
+    assert saved.friend_request == "push"  # the default, untouched
 
 
 def test_a_bad_choice_is_a_400_and_a_stranger_is_sent_to_log_in(alice_client, client):
