@@ -16,6 +16,7 @@ from games.models.chat import (
     TableChat,
     chat_level_default,
     person_key,
+    seat_person_key,
 )
 from games.models.daily import DailyDay, DailyEntry, DailyReminder, day_start, ruleset_of
 from games.models.fair_play import OFF_THE_LEADERBOARD, FairPlayReview
@@ -118,4 +119,5 @@ __all__ = [
     "person_key",
     "ruleset_of",
     "seat_name",
+    "seat_person_key",
 ]

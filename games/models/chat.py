@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models.tables import Game, Player
+from games.models.tables import Game, Player, Seat
 
 MAX_TEXT = 200
 
@@ -72,6 +72,14 @@ def person_key(player: Player) -> str:
     return f"g:{player.guest}" if player.guest else ""
 
 
+def seat_person_key(seat: Seat) -> str:
+    """The :func:`person_key` of whoever sits in ``seat``: "" for a computer player and for
+    the seat of a deleted account."""
+    if seat.bot:
+        return ""
+    return person_key(Player(seat.name, user_id=seat.user_id, guest=seat.guest))
+
+
 class TableChat(models.Model):
     """What a table's chat allows. A table without a row has its kind's default."""
 
@@ -84,7 +92,9 @@ class TableChat(models.Model):
 
 class ChatMessage(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    seat = models.PositiveSmallIntegerField()
+    # The author's seat: kept in step when a lobby's seats close up (``chat_seats_follow``),
+    # None once the author has left the table (the number may be someone else's by then).
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     author = models.CharField(max_length=80, db_index=True)  # person_key
     author_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -105,15 +115,18 @@ class ChatMessage(models.Model):
 
 
 class ChatMute(models.Model):
-    """``viewer`` (a person_key) no longer sees ``seat``'s messages at ``game``."""
+    """``viewer`` (a person_key) no longer sees ``person``'s messages at ``game``: the one
+    who sat in the seat muted when it was muted, wherever a lobby's seats move them later."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     viewer = models.CharField(max_length=80)
-    seat = models.PositiveSmallIntegerField()
+    person = models.CharField(max_length=80)  # person_key of the one muted
+    # Where ``person`` sits now, kept in step like ``ChatMessage.seat``; None once they left.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "viewer", "seat"], name="one_mute_per_seat")
+            models.UniqueConstraint(fields=["game", "viewer", "person"], name="one_mute_per_person")
         ]
 
     def __str__(self) -> str:

@@ -52,9 +52,10 @@ def _count_of(entries: QuerySet[Entry]) -> Coalesce:
 
 def chat_data(user_id: int) -> dict[str, object]:
     """The account's table talk: its "chat off" setting, every message it wrote (whether
-    a moderator hid it, and when), the reports it filed, the seats it muted, and the
-    silences a moderator gave it, those from before it signed up or logged in as a guest
-    included (``chat.chat_guest_claim``)."""
+    a moderator hid it, and when), the reports it filed, the seats it muted (where the
+    person muted sits now; None once they left the table), and the silences a moderator
+    gave it, those from before it signed up or logged in as a guest included
+    (``chat.chat_guest_claim``)."""
     key = f"u:{user_id}"  # games.models.person_key of an account
     chat_off = ChatPreference.objects.filter(user_id=user_id).values_list("chat_off", flat=True)
     messages = (

@@ -1,5 +1,5 @@
 """Reads of a table's talk, filtered for one reader: without hidden messages, without the
-seats the reader muted at this table, without the people either of them blocked, and
+people the reader muted at this table, without the people either of them blocked, and
 nothing at all for a reader who turned chat off."""
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from games.models import (
     TableChat,
     chat_level_default,
     person_key,
+    seat_person_key,
 )
 from games.viewmodels.chat import ChatView, MessageView, SeatChoice
 
 
 @dataclass(frozen=True)
 class ReaderFilter:
-    muted: frozenset[int]
+    muted: frozenset[str]  # person_keys
+    muted_seats: frozenset[int]  # where they sit now (or a deleted account's seat)
     blocked: frozenset[int]  # accounts either way blocked with the reader
     off: bool
 
@@ -34,7 +36,7 @@ class ReaderFilter:
         return (
             not self.off
             and message.hidden_at is None
-            and message.seat not in self.muted
+            and message.author not in self.muted
             and message.author_user_id not in self.blocked
         )
 
@@ -47,7 +49,9 @@ def chat_level(game: Game) -> ChatLevel:
 def reader_filter(game_id: int, viewer: Player) -> ReaderFilter:
     key = person_key(viewer)
     mutes = ChatMute.objects.filter(game_id=game_id, viewer=key) if key else ChatMute.objects.none()
-    muted = frozenset(mutes.values_list("seat", flat=True))
+    mute_rows = list(mutes.values_list("person", "seat"))
+    muted = frozenset(person for person, _ in mute_rows)
+    muted_seats = frozenset(seat for _, seat in mute_rows if seat is not None)
     blocked: frozenset[int] = frozenset()
     off = False
     if viewer.user_id is not None:
@@ -57,7 +61,7 @@ def reader_filter(game_id: int, viewer: Player) -> ReaderFilter:
             b if a == me else a for a, b in rows.values_list("blocker_id", "blocked_id")
         )
         off = ChatPreference.objects.filter(user_id=me, chat_off=True).exists()
-    return ReaderFilter(muted=muted, blocked=blocked, off=off)
+    return ReaderFilter(muted=muted, muted_seats=muted_seats, blocked=blocked, off=off)
 
 
 def _view(message: ChatMessage, key: str) -> MessageView:
@@ -98,9 +102,9 @@ def chat_view(game: Game, viewer: Player, *, error: str = "") -> ChatView:
     seats = list(Seat.objects.filter(game=game).order_by("position"))
     mine = [s for s in seats if viewer.is_known and viewer.owns(s) and not s.bot]
     seated = any(s.status != Seat.Status.LEFT for s in mine)
-    mine_positions = {s.position for s in mine}
     seen = reader_filter(game.pk, viewer)
-    others = [SeatChoice(s.position, s.name) for s in seats if s.position not in mine_positions]
+    others = [s for s in seats if s not in mine]
+    muted = {s.pk for s in others if _is_muted(s, seen)}
     return ChatView(
         code=game.code,
         level=chat_level(game),
@@ -108,10 +112,17 @@ def chat_view(game: Game, viewer: Player, *, error: str = "") -> ChatView:
         seated=seated,
         is_host=viewer.is_known and viewer.hosts(game),
         messages=chat_messages(game, viewer),
-        others=[s for s in others if s.position not in seen.muted],
-        muted=[s for s in others if s.position in seen.muted],
+        others=[SeatChoice(s.position, s.name) for s in others if s.pk not in muted],
+        muted=[SeatChoice(s.position, s.name) for s in others if s.pk in muted],
         error=error,
     )
+
+
+def _is_muted(seat: Seat, seen: ReaderFilter) -> bool:
+    key = seat_person_key(seat)
+    if key:
+        return key in seen.muted
+    return not seat.bot and seat.position in seen.muted_seats  # a deleted account's seat
 
 
 def chat_view_of(code: str, viewer: Player) -> ChatView | None:

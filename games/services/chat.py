@@ -1,6 +1,6 @@
 """Table talk: posting a quick phrase or a line of text, the host lowering what the table
-allows, muting a seat, reporting a message, a moderator hiding it or silencing its author,
-and an account turning every table's chat off for itself.
+allows, muting the one in a seat, reporting a message, a moderator hiding it or silencing
+its author, and an account turning every table's chat off for itself.
 
 One transaction each. A change the room must see (a new message, a hidden one, a lowered
 setting) is told to :data:`listeners` once it has committed (``GamesConfig.ready`` adds the
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Case, PositiveSmallIntegerField, Value, When
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
@@ -35,6 +36,7 @@ from games.models import (
     TableChat,
     chat_level_default,
     person_key,
+    seat_person_key,
 )
 from games.services.errors import GameError, GameNotFound, NotAllowed
 
@@ -201,29 +203,63 @@ def chat_setting_lower(*, code: str, player: Player, chat: str) -> ChatLevel:
     return level
 
 
-def _known_seat(game: Game, seat: object) -> int:
+def _person_in_seat(game: Game, seat: object) -> tuple[int, str]:
+    """The seat ``seat`` names and the person_key of the one in it: "" for a computer
+    player; for a deleted account's seat, whoever last spoke from it."""
     try:
         position = int(str(seat))
     except ValueError:
         position = -1
-    if not Seat.objects.filter(game=game, position=position).exists():
+    found = Seat.objects.filter(game=game, position=position).first()
+    if found is None:
         raise ChatRefused(gettext("There is no such seat at this table."))
-    return position
+    person = seat_person_key(found) or (
+        ChatMessage.objects.filter(game=game, seat=position)
+        .order_by("-pk")
+        .values_list("author", flat=True)
+        .first()
+        or ""
+    )
+    return position, person
 
 
 def chat_mute(*, code: str, player: Player, seat: object, mute: bool = True) -> int:
-    """``player`` stops (or starts again) seeing ``seat``'s messages at this table."""
+    """``player`` stops (or starts again) seeing the messages of the one in ``seat`` at this
+    table: that person, wherever a lobby's seats move them later, and nobody else."""
     viewer = person_key(player)
     with transaction.atomic():
         game = _game(code)
         if not viewer:
             raise NotAllowed(gettext("Log in or choose a guest name first."))
-        position = _known_seat(game, seat)
+        position, person = _person_in_seat(game, seat)
+        if not person:  # a computer player says nothing
+            return position
         if mute:
-            ChatMute.objects.get_or_create(game=game, viewer=viewer, seat=position)
+            ChatMute.objects.update_or_create(
+                game=game, viewer=viewer, person=person, defaults={"seat": position}
+            )
         else:
-            ChatMute.objects.filter(game=game, viewer=viewer, seat=position).delete()
+            ChatMute.objects.filter(game=game, viewer=viewer, person=person).delete()
     return position
+
+
+def chat_seats_follow(game: Game) -> None:
+    """Each message and each mute at ``game`` names the seat its person sits in now, None
+    for someone no longer at the table: run in the transaction that moved a lobby's seats
+    (``lobby.close_gaps``) or sat someone down, so a seat number never points at another."""
+    keys = ((seat_person_key(seat), seat.position) for seat in Seat.objects.filter(game=game))
+    where = {key: position for key, position in keys if key}
+    ChatMessage.objects.filter(game=game).update(seat=_seat_of_each("author", where))
+    ChatMute.objects.filter(game=game).update(seat=_seat_of_each("person", where))
+
+
+def _seat_of_each(person: str, where: dict[str, int]) -> Case:
+    """The seat of the person named in each row's ``person`` column, None if not seated."""
+    return Case(
+        *(When(**{person: key}, then=Value(position)) for key, position in where.items()),
+        default=Value(None),
+        output_field=PositiveSmallIntegerField(),
+    )
 
 
 def _shown_message(game: Game, message: object) -> ChatMessage:
@@ -287,15 +323,21 @@ def chat_author_silence(*, message_id: int, duration: str) -> ChatSilence:
 def chat_guest_claim(*, guest: str, user_id: int) -> None:
     """A guest who signs up or logs in takes their table talk along: the lines they wrote,
     the seats they muted, the messages they reported and any silence a moderator gave them
-    are the account's from now on (a mute or report the account already had stays one).
+    are the account's from now on (a mute or report the account already had stays one), and
+    whoever muted the guest goes on not reading the account.
     Run in the claim's transaction (``accounts.guest_seats_claim``)."""
     was, now = f"g:{guest}", f"u:{user_id}"
     ChatMessage.objects.filter(author=was).update(author=now, author_user_id=user_id)
     for mute in ChatMute.objects.filter(viewer=was):
-        if ChatMute.objects.filter(game_id=mute.game_id, viewer=now, seat=mute.seat).exists():
+        if ChatMute.objects.filter(game_id=mute.game_id, viewer=now, person=mute.person).exists():
             mute.delete()
         else:
             ChatMute.objects.filter(pk=mute.pk).update(viewer=now)
+    for mute in ChatMute.objects.filter(person=was):  # the others' mutes of the guest
+        if ChatMute.objects.filter(game_id=mute.game_id, viewer=mute.viewer, person=now).exists():
+            mute.delete()
+        else:
+            ChatMute.objects.filter(pk=mute.pk).update(person=now)
     for report in ChatReport.objects.filter(reporter=was):
         if ChatReport.objects.filter(message_id=report.message_id, reporter=now).exists():
             report.delete()

@@ -17,7 +17,7 @@ from games.engine import DiceSource
 from games.models import BotLevel, ChatLevel, DiceDraw, Game, Invitation, Move, Pace, Player, Seat
 from games.rules import Rules
 from games.services.absence import game_leave_playing
-from games.services.chat import chat_level_choose, chat_level_of
+from games.services.chat import chat_level_choose, chat_level_of, chat_seats_follow
 from games.services.dice_supply import dice_supply
 from games.services.errors import GameError, NotAllowed, StaleAction
 from games.services.invitations import invitations_end
@@ -211,11 +211,13 @@ def game_remove_bot(*, code: str, player: Player, version: int | None, position:
 
 
 def close_gaps(game: Game) -> None:
-    """Renumber the seated players 0..n-1 after someone left."""
+    """Renumber the seated players 0..n-1 after someone left; the table's talk follows its
+    people to their new seats (a mute keeps silencing the one it was made for)."""
     for position, other in enumerate(game.seats.order_by("position")):
         if other.position != position:
             other.position = position
             other.save(update_fields=["position"])
+    chat_seats_follow(game)
 
 
 @transaction.atomic
@@ -244,6 +246,7 @@ def game_join(*, code: str, player: Player, version: int | None, client_seed: st
             _take_seat(game, player, free[0], client_seed)
     except IntegrityError:
         raise StaleAction(gettext("Someone took that seat a moment ago; try again.")) from None
+    chat_seats_follow(game)  # someone who left and sat down again: their lines, their seat
     return bump(game)
 
 

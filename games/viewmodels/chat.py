@@ -15,7 +15,7 @@ from games.models import PHRASES, ChatLevel, ChatReport
 @dataclass(frozen=True)
 class MessageView:
     id: int
-    seat: int
+    seat: int | None  # None: the author has left the table
     name: str
     phrase: str  # the phrase's id, or ""
     text: str  # the free text, or ""

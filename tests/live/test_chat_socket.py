@@ -118,6 +118,30 @@ async def test_a_muted_seat_never_reaches_the_reader_who_muted_it():
         await comm.disconnect()
 
 
+async def test_a_mute_follows_its_person_when_the_lobby_closes_up_and_spares_the_newcomer():
+    game, (ravi, *_), (p_ravi, p_dilnoza, p_carol) = await three_at_a_table()
+    erin = await database_sync_to_async(get_user_model().objects.create_user)(
+        "erin", password="a long enough password"
+    )
+    p_erin = Player(erin.username, user_id=erin.pk)
+    page = await open_page(game.code, ravi, "en")
+    await database_sync_to_async(chat_services.chat_mute)(code=game.code, player=p_ravi, seat=2)
+
+    @database_sync_to_async
+    def dilnoza_leaves_and_erin_sits_down() -> None:
+        game.refresh_from_db()
+        services.game_leave(code=game.code, player=p_dilnoza, version=game.version)
+        game.refresh_from_db()  # carol in seat 1 now; erin takes seat 2
+        services.game_join(code=game.code, player=p_erin, version=game.version)
+
+    await dilnoza_leaves_and_erin_sits_down()
+    await say(game.code, p_carol, phrase="hello")
+    later = await say(game.code, p_erin, phrase="thanks")
+    # Erin's message is the first to reach Ravi: Carol, muted in seat 2, still is in seat 1.
+    assert await next_line(page) == (later.pk, "Thanks!")
+    await page.disconnect()
+
+
 @pytest.mark.parametrize("blocker", ["reader", "author"])
 async def test_a_block_either_way_keeps_the_authors_messages_off_the_page(blocker):
     game, (ravi, dilnoza, _carol), (p_ravi, _, p_carol) = await three_at_a_table()

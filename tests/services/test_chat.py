@@ -3,7 +3,10 @@ moderator's hide and silence, an account's "chat off", and what each reader read
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.utils import translation
 
 from games import selectors, services
@@ -11,9 +14,13 @@ from games.models import (
     Block,
     ChatLevel,
     ChatMessage,
+    ChatMute,
     ChatReport,
+    Game,
+    Player,
     TableChat,
     chat_level_default,
+    person_key,
 )
 from games.selectors import chat as chat_selectors
 from games.services import GameError, NotAllowed
@@ -273,3 +280,99 @@ def test_a_guest_who_signs_up_keeps_their_talk_mutes_reports_and_silence(ann, ma
         post(game, now_gus, phrase="hello")  # signing up is no way around a silence
     chat_services.chat_mute(code=game.code, player=now_gus, seat=0, mute=False)
     assert read(game, now_gus)[0] == ("alice", None, "Roll faster")
+
+
+def lobby_of_four(make_user, ann, ben, cat) -> tuple[Game, Player]:
+    """Alice hosts a lobby for four with Bob in seat 1 and Carol in seat 2; Carol talks."""
+    dan = player_of(make_user("dan"))
+    game = services.game_create(player=ann, seat_count=4, chat="text")
+    for person in (ben, cat):
+        services.game_join(code=game.code, player=person, version=version_of(game))
+    post(game, cat, text="you all play like bots")
+    return game, dan
+
+
+def close_up_and_sit_down(game, ben, dan) -> None:
+    """Bob leaves (Carol moves to seat 1), then Dan takes seat 2."""
+    services.game_leave(code=game.code, player=ben, version=version_of(game))
+    services.game_join(code=game.code, player=dan, version=version_of(game))
+
+
+def test_a_mute_in_the_lobby_keeps_silencing_the_same_person_after_seats_close_up(
+    make_user, ann, ben, cat
+):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    chat_services.chat_mute(code=game.code, player=ann, seat=2)  # "Mute carol"
+    close_up_and_sit_down(game, ben, dan)
+    post(game, cat, text="still here, still rude")
+    assert read(game, ann) == []
+    assert [s.name for s in chat_selectors.chat_view(game, ann).muted] == ["carol"]
+
+
+def test_the_one_who_takes_a_muted_persons_old_seat_number_is_not_muted(make_user, ann, ben, cat):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    chat_services.chat_mute(code=game.code, player=ann, seat=2)
+    close_up_and_sit_down(game, ben, dan)
+    post(game, dan, text="hello everyone")
+    assert read(game, ann) == [("dan", None, "hello everyone")]
+    assert "dan" not in [s.name for s in chat_selectors.chat_view(game, ann).muted]
+
+
+def test_unmuting_the_seat_a_muted_person_moved_to_lets_them_through_again(
+    make_user, ann, ben, cat
+):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    chat_services.chat_mute(code=game.code, player=ann, seat=2)
+    close_up_and_sit_down(game, ben, dan)
+    chat_services.chat_mute(code=game.code, player=ann, seat=2, mute=False)  # dan: no change
+    assert read(game, ann) == []
+    chat_services.chat_mute(code=game.code, player=ann, seat=1, mute=False)  # carol now
+    assert read(game, ann) == [("carol", None, "you all play like bots")]
+
+
+def test_a_messages_seat_follows_its_author_and_is_none_once_they_left(make_user, ann, ben, cat):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    post(game, ben, phrase="bye")
+    close_up_and_sit_down(game, ben, dan)
+    seats = {m["name"]: m["seat"] for m in chat_selectors.chat_json(game, ann)["messages"]}
+    assert seats == {"carol": 1, "bob": None}  # seat 2 is dan's now, seat 1 no longer bob's
+
+
+def test_the_download_keeps_a_mutes_seat_in_step_with_the_person_muted(
+    make_user, alice, ann, ben, cat
+):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    chat_services.chat_mute(code=game.code, player=ann, seat=2)
+    close_up_and_sit_down(game, ben, dan)
+    assert selectors.account_kept(alice.pk)["chat"]["mutes"] == [{"game": game.code, "seat": 1}]
+
+
+def test_a_guest_muted_by_others_stays_muted_once_they_sign_up(ann, make_user):
+    gus = guest_player("Gus", "gus-token")
+    game = services.game_create(player=ann, seat_count=2)
+    services.game_join(code=game.code, player=gus, version=version_of(game))
+    chat_services.chat_mute(code=game.code, player=ann, seat=1)
+    account = make_user("gus")
+
+    services.guest_seats_claim(guest="gus-token", user_id=account.pk)
+
+    post(game, player_of(account), text="it is me, signed up")
+    assert read(game, ann) == []
+    chat_services.chat_mute(code=game.code, player=ann, seat=1, mute=False)
+    assert read(game, ann) == [("gus", None, "it is me, signed up")]
+
+
+def test_existing_mutes_name_the_person_in_the_seat_and_messages_follow_their_authors(
+    make_user, ann, ben, cat
+):
+    game, dan = lobby_of_four(make_user, ann, ben, cat)
+    close_up_and_sit_down(game, ben, dan)  # carol in seat 1, dan in seat 2
+    ChatMessage.objects.update(seat=2)  # carol's line, as it was stored before
+    ChatMute.objects.create(game=game, viewer=person_key(ann), person="", seat=1)
+    ChatMute.objects.create(game=game, viewer=person_key(ben), person="", seat=3)  # nobody
+    migration = importlib.import_module("games.migrations.0031_chat_mute_names_a_person")
+
+    migration.fill(apps, None)
+
+    assert list(ChatMute.objects.values_list("person", "seat")) == [(person_key(cat), 1)]
+    assert ChatMessage.objects.get().seat == 1
