@@ -223,15 +223,29 @@ def _person_in_seat(game: Game, seat: object) -> tuple[int, str]:
     return position, person
 
 
-def chat_mute(*, code: str, player: Player, seat: object, mute: bool = True) -> int:
+def _author_of(game: Game, message: object) -> tuple[int | None, str] | None:
+    """The seat and person_key of the author of ``message`` at this table, if it names one."""
+    try:
+        pk = int(str(message))
+    except ValueError:
+        return None
+    found = ChatMessage.objects.filter(game=game, pk=pk).values_list("seat", "author").first()
+    return (found[0], found[1]) if found else None
+
+
+def chat_mute(
+    *, code: str, player: Player, seat: object, mute: bool = True, message: object = ""
+) -> int | None:
     """``player`` stops (or starts again) seeing the messages of the one in ``seat`` at this
-    table: that person, wherever a lobby's seats move them later, and nobody else."""
+    table: that person, wherever a lobby's seats move them later, and nobody else. A mute
+    from a message's line names it (``message``): its author is meant, even when a page
+    that has not caught up yet still shows the seat they sat in before seats closed up."""
     viewer = person_key(player)
     with transaction.atomic():
         game = _game(code)
         if not viewer:
             raise NotAllowed(gettext("Log in or choose a guest name first."))
-        position, person = _person_in_seat(game, seat)
+        position, person = _author_of(game, message) or _person_in_seat(game, seat)
         if not person:  # a computer player says nothing
             return position
         if mute:

@@ -85,11 +85,12 @@ def _muting(mute: bool) -> Callable[[HtmxHttpRequest, str], HttpResponse]:
     @require_POST
     def view(request: HtmxHttpRequest, code: str) -> HttpResponse:
         player, seat = player_for(request), request.POST.get("seat", "")
-        return _run(
-            request,
-            code,
-            lambda: chat_services.chat_mute(code=code, player=player, seat=seat, mute=mute),
-        )
+        message = request.POST.get("message", "")  # sent from a message's line
+
+        def muting() -> None:
+            chat_services.chat_mute(code=code, player=player, seat=seat, mute=mute, message=message)
+
+        return _run(request, code, muting)
 
     return view
 

@@ -8,8 +8,10 @@ import re
 import pytest
 from django.core.cache import cache
 
+from games import services
 from games.models import ChatLevel, ChatMessage, ChatMute, ChatReport, TableChat
-from tests.conftest import HTMX
+from games.services import chat as chat_services
+from tests.conftest import HTMX, player_of, version_of
 from tests.views.helpers import text, url
 
 pytestmark = pytest.mark.django_db
@@ -140,6 +142,28 @@ def test_mute_and_unmute_a_seat(duel, alice_client, bob_client):
     assert "Hello!" not in log_of(bob_client.get(url(duel)))
     assert chat(bob_client, duel, "unmute", seat="0").status_code == 302
     assert len(said(bob_client, duel)) == 1
+
+
+def test_mute_from_a_line_the_lobby_renumbered_since_silences_its_author_only(
+    alice_client, ann, ben, cat, make_user
+):
+    dan = player_of(make_user("dan"))
+    game = services.game_create(player=ann, seat_count=3, chat="text")
+    for person in (ben, cat):
+        services.game_join(code=game.code, player=person, version=version_of(game))
+    rude = chat_services.chat_post(code=game.code, player=cat, text="you all play like bots")
+    line = log_of(alice_client.get(url(game)))  # alice's page, as it stays open
+    form = re.search(r'name="seat" value="(\d+)"><input [^>]*name="message" value="(\d+)"', line)
+    assert form and form.groups() == ("2", str(rude.pk))
+    services.game_leave(code=game.code, player=ben, version=version_of(game))
+    services.game_join(code=game.code, player=dan, version=version_of(game))  # seat 2
+
+    stale = chat(alice_client, game, "mute", htmx=True, seat="2", message=str(rude.pk))
+    assert stale.status_code == 200
+
+    chat_services.chat_post(code=game.code, player=cat, text="still rude")
+    chat_services.chat_post(code=game.code, player=dan, text="hello everyone")
+    assert [(m["name"], m["seat"]) for m in said(alice_client, game)] == [("dan", 2)]
 
 
 @pytest.mark.parametrize("seat", ["9", "zero", ""])
