@@ -206,3 +206,17 @@ def test_two_people_who_choose_yacht_are_taken_to_one_yacht_table(alice_client, 
     assert response["Location"] == f"/g/{game.code}/"
     assert game.ruleset == "yacht"
     assert status_of(alice_client)["game"] == game.code
+
+
+def test_posting_again_once_matched_goes_back_to_the_table_not_to_the_queue(
+    alice_client, bob_client
+):
+    assert alice_client.post("/play/", CASUAL)["Location"] == "/play/"
+    first = bob_client.post("/play/", CASUAL)  # a double click: the same form posted twice
+    game = Game.objects.get()
+    assert first["Location"] == f"/g/{game.code}/"
+    second = bob_client.post("/play/", CASUAL)
+    # Bob is at his table: the repeat takes him there again, not to "Looking for players…"
+    # while Alice waits for him at the table.
+    assert second.status_code == 302 and second["Location"] == f"/g/{game.code}/"
+    assert not Ticket.objects.filter(status="waiting").exists()
