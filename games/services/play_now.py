@@ -11,6 +11,9 @@ waiting ticket whatever its key: a partial unique index says so (a second post i
 Nor does someone still seated at the table the queue gave them queue again: their post
 takes them back to that table.
 
+A rated group holds nobody whose pause from rated tables began while they waited: their
+ticket leaves the queue (the form then says why) and the group is made without them.
+
 Who matches: the post that completes a group, a waiting page that opens (its ticket may
 have been left out while it had no page), and the sweep. A cancel or a closing page takes
 a ticket away, and so never completes a group.
@@ -48,7 +51,7 @@ from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
 from games.rules import RULESETS, Rules
 from games.services import lobby
 from games.services.errors import GameError, NotAllowed
-from games.services.leaving import check_may_sit_rated
+from games.services.leaving import check_may_sit_rated, may_sit_rated
 from games.services.player_names import clean_name, same_name
 
 logger = logging.getLogger(__name__)
@@ -244,10 +247,24 @@ def _match_all(key: str, now: datetime) -> list[Game]:
                 break
         if len(group) < size:
             return games
+        paused = _paused_from_rated(group)
+        if paused:
+            for ticket in paused:  # out of the queue, told: their page says why
+                _leave(ticket, now)
+            continue  # the group again, without them
         game = _open_table(group, now)
         if game is None:
             return games
         games.append(game)
+
+
+def _paused_from_rated(group: list[Ticket]) -> list[Ticket]:
+    """Who in a rated ``group`` may not sit at a rated table now: their pause began while
+    they waited (a post is refused during one). Left in, they would keep the table from
+    opening, and so the whole queue from moving."""
+    if not group[0].rated:
+        return []
+    return [ticket for ticket in group if not may_sit_rated(_player_of(ticket))]
 
 
 def _player_of(ticket: Ticket) -> Player:
@@ -276,7 +293,7 @@ def _open_table(group: list[Ticket], now: datetime) -> Game | None:
                     code=game.code, player=person, version=version
                 ).game.version
             lobby.game_start(code=game.code, player=people[0], version=version)
-    except GameError as error:  # a pause from rated games began while they waited
+    except GameError as error:  # e.g. a pause from rated games that began just now
         logger.warning("Play now could not open a table for %s: %s", first.key, error)
         return None
     for ticket in group:

@@ -358,3 +358,31 @@ def test_who_left_their_table_or_whose_table_is_over_may_queue_again(ann, ben):
     assert queue.play_join(player=ben, choices=CASUAL_3).status == "waiting"
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     assert queue.play_join(player=ann, choices=CASUAL_3).status == "waiting"
+
+
+def test_a_person_paused_while_waiting_leaves_the_rated_queue_and_the_others_are_matched(
+    make_user, pause_begins, django_capture_on_commit_callbacks
+):
+    ann, ben, cat = (make_user(name) for name in ("ann", "ben", "cat"))
+    mine = queue.play_join(player=player_of(ann), choices=LIVE_2)
+    pause_begins(ann)  # she left a rated game elsewhere while she waited
+    told: list[tuple[int, str, str | None]] = []
+    queue.listeners.append(lambda *change: told.append(change))
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert queue.play_join(player=player_of(ben), choices=LIVE_2).status == "waiting"
+    finally:
+        queue.listeners.pop()
+    assert told == [(mine.pk, "left", None)]  # her waiting page goes back to the form
+    third = queue.play_join(player=player_of(cat), choices=LIVE_2)
+    assert third.status == "matched" and seated(third.game) == ["ben", "cat"]
+    mine.refresh_from_db()
+    assert mine.status == Ticket.Status.LEFT and mine.game is None
+
+
+def test_a_paused_person_still_plays_casual_from_the_queue(make_user, pause_begins):
+    ann, ben = make_user("ann"), make_user("ben")
+    casual_2 = Choices(pace="live", players=2, rated=False)
+    queue.play_join(player=player_of(ann), choices=casual_2)
+    pause_begins(ann)
+    assert queue.play_join(player=player_of(ben), choices=casual_2).status == "matched"
