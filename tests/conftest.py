@@ -659,6 +659,30 @@ def finished_game(db: None) -> Callable[..., Game]:
     return make
 
 
+@pytest.fixture
+def pause_begins(
+    finished_game: Callable[..., Game], frozen_clock: FrozenClock, settings: Any
+) -> Callable[[Any], None]:
+    """``pause_begins(user)``: with RATED_LEAVES at 1, the account leaves a rated game that
+    ends now, and its pause from rated tables (RATED_LEAVE_PAUSE) begins."""
+    from games.services.leaving import rated_pause
+
+    settings.RATED_LEAVES = 1
+
+    def begin(user: Any) -> None:
+        foe = get_user_model().objects.create_user(f"{user.get_username()}-foe", password=PASSWORD)
+        left = finished_game(
+            (user, full_card(chance=20)),
+            (foe, full_card(chance=10)),
+            finished_at=frozen_clock.now(),
+        )
+        Game.objects.filter(pk=left.pk).update(rated=True)
+        Seat.objects.filter(game=left, user=user).update(status=Seat.Status.LEFT)
+        assert rated_pause(user.pk) is not None
+
+    return begin
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Any:
     """The test database, and at the end its pooled PostgreSQL connections closed first, so

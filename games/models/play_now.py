@@ -41,7 +41,8 @@ class Ticket(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", "waiting"
         MATCHED = "matched", "matched"  # ``game`` is their table (people or the computer)
-        LEFT = "left", "left"  # cancelled, or every page of it closed
+        # cancelled, every page of it closed, or a rated one whose pause began while it waited
+        LEFT = "left", "left"
 
     key = models.CharField(max_length=100, db_index=True)
     ruleset = models.CharField(max_length=10, choices=Ruleset, default=Ruleset.YAHTZEE)

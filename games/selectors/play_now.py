@@ -3,7 +3,7 @@ waited, and which computer player they would meet instead."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.conf import settings
@@ -26,6 +26,9 @@ class PlayStatus(ViewModel):
     pace: str = ""
     players: int = 0
     rated: bool = False
+    # Idle, the last ticket a rated one that left the queue without a table (a cancel, a
+    # closed page, or a pause from rated tables that began while it waited).
+    left_rated_queue: bool = False
 
     @property
     def ruleset_name(self) -> str:
@@ -69,6 +72,8 @@ def play_status(player: Player, now: datetime) -> PlayStatus:
     game = ticket.game
     if ticket.status == Ticket.Status.MATCHED and game and game.status not in ENDED_STATUSES:
         return PlayStatus(status="matched", waited_seconds=0, game=game.code, ticket=ticket.pk)
+    if ticket.status == Ticket.Status.LEFT and ticket.rated:
+        return replace(IDLE, left_rated_queue=True)
     return IDLE
 
 

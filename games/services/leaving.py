@@ -91,6 +91,12 @@ def check_may_sit_rated(player: Player) -> None:
         raise NotAllowed(pause_sentence(pause))
 
 
+def may_sit_rated(player: Player) -> bool:
+    """Whether ``player`` may sit down at a rated table now (guests are never rated: they
+    are not counted)."""
+    return player.user_id is None or rated_pause(player.user_id) is None
+
+
 def check_seats_may_play_rated(seats: Iterable[Seat]) -> None:
     """At the start of a rated game (a rematch seats everyone at once): refuse it while one
     of the seated accounts is paused."""

@@ -8,6 +8,11 @@ one after the other, so the second sees the first's ticket and at most one of th
 the group into a table; a matched ticket is no longer waiting, so nobody is seated twice.
 On SQLite the IMMEDIATE transactions already run one at a time. A person has at most one
 waiting ticket whatever its key: a partial unique index says so (a second post is refused).
+Nor does someone still seated at the table the queue gave them queue again: their post
+takes them back to that table.
+
+A rated group holds nobody whose pause from rated tables began while they waited: their
+ticket leaves the queue (the form then says why) and the group is made without them.
 
 Who matches: the post that completes a group, a waiting page that opens (its ticket may
 have been left out while it had no page), and the sweep. A cancel or a closing page takes
@@ -36,6 +41,7 @@ from games.models import (
     LiveServer,
     Player,
     QueueLock,
+    Seat,
     Ticket,
     TicketPage,
     chat_level_default,
@@ -45,10 +51,13 @@ from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
 from games.rules import RULESETS, Rules
 from games.services import lobby
 from games.services.errors import GameError, NotAllowed
-from games.services.leaving import check_may_sit_rated
+from games.services.leaving import check_may_sit_rated, may_sit_rated
 from games.services.player_names import clean_name, same_name
 
 logger = logging.getLogger(__name__)
+
+# A table still in play: its seats are taken until it is over.
+IN_PLAY = (Game.Status.LOBBY, Game.Status.PLAYING)
 
 # A waiting page without a socket (no JavaScript: it reloads itself every few seconds)
 # counts as open for this long after it last asked.
@@ -112,11 +121,36 @@ def _ensure_lock_row(key: str) -> None:
     QueueLock.objects.get_or_create(key=key)
 
 
-def _waiting(player: Player) -> QuerySet[Ticket]:
-    tickets = Ticket.objects.filter(status=Ticket.Status.WAITING)
+def _tickets_of(player: Player) -> QuerySet[Ticket]:
     if player.user_id is not None:
-        return tickets.filter(user_id=player.user_id)
-    return tickets.filter(user__isnull=True, guest=player.guest) if player.guest else tickets.none()
+        return Ticket.objects.filter(user_id=player.user_id)
+    if player.guest:
+        return Ticket.objects.filter(user__isnull=True, guest=player.guest)
+    return Ticket.objects.none()
+
+
+def _waiting(player: Player) -> QuerySet[Ticket]:
+    return _tickets_of(player).filter(status=Ticket.Status.WAITING)
+
+
+def _at_table(player: Player) -> Ticket | None:
+    """The person's matched ticket whose table is still in play (in its lobby or under way)
+    with them still seated there: a second post (a double click, a form sent again) goes
+    back to that table instead of queueing for another one while the first waits for
+    them. Whoever left that table, or whose table is over, may queue again."""
+    seats = Seat.objects.filter(game_id=OuterRef("game_id")).exclude(status=Seat.Status.LEFT)
+    if player.user_id is not None:
+        seats = seats.filter(user_id=player.user_id)
+    else:
+        seats = seats.filter(user__isnull=True, guest=player.guest)
+    return (
+        _tickets_of(player)
+        .filter(status=Ticket.Status.MATCHED, game__status__in=IN_PLAY)
+        .filter(Exists(seats))
+        .select_related("game")
+        .order_by("-joined_at", "-pk")
+        .first()
+    )
 
 
 def _already_waiting() -> AlreadyWaiting:
@@ -128,9 +162,13 @@ def _already_waiting() -> AlreadyWaiting:
 
 
 def play_join(*, player: Player, choices: Choices) -> Ticket:
-    """Put ``player`` in the queue, and match their group if this completes one."""
+    """Put ``player`` in the queue, and match their group if this completes one. Someone
+    still seated at a table the queue gave them gets that ticket back (its game is their
+    table) and stays out of the queue."""
     if not player.is_known:
         raise NotAllowed(gettext("Log in or choose a guest name to play."))
+    if (matched := _at_table(player)) is not None:
+        return matched
     if choices.ruleset not in RULESETS:
         raise GameError(gettext("Choose Yahtzee, Yatzy or Yacht."))
     if choices.pace not in QUEUE_PACES or choices.players not in QUEUE_PLAYERS:
@@ -146,6 +184,8 @@ def play_join(*, player: Player, choices: Choices) -> Ticket:
     try:
         with transaction.atomic():
             _lock(choices.key)
+            if (matched := _at_table(player)) is not None:  # matched while this post waited
+                return matched
             now = clock.now()
             ticket = Ticket.objects.create(
                 key=choices.key,
@@ -207,10 +247,24 @@ def _match_all(key: str, now: datetime) -> list[Game]:
                 break
         if len(group) < size:
             return games
+        paused = _paused_from_rated(group)
+        if paused:
+            for ticket in paused:  # out of the queue, told: their page says why
+                _leave(ticket, now)
+            continue  # the group again, without them
         game = _open_table(group, now)
         if game is None:
             return games
         games.append(game)
+
+
+def _paused_from_rated(group: list[Ticket]) -> list[Ticket]:
+    """Who in a rated ``group`` may not sit at a rated table now: their pause began while
+    they waited (a post is refused during one). Left in, they would keep the table from
+    opening, and so the whole queue from moving."""
+    if not group[0].rated:
+        return []
+    return [ticket for ticket in group if not may_sit_rated(_player_of(ticket))]
 
 
 def _player_of(ticket: Ticket) -> Player:
@@ -239,7 +293,7 @@ def _open_table(group: list[Ticket], now: datetime) -> Game | None:
                     code=game.code, player=person, version=version
                 ).game.version
             lobby.game_start(code=game.code, player=people[0], version=version)
-    except GameError as error:  # a pause from rated games began while they waited
+    except GameError as error:  # e.g. a pause from rated games that began just now
         logger.warning("Play now could not open a table for %s: %s", first.key, error)
         return None
     for ticket in group:

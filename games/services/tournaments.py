@@ -11,7 +11,9 @@ play is left out of every pairing. Scoring is in :mod:`.tournament_scoring`.
 Pairing: the waiting are taken by tournament points, best first; each table takes the
 first of them and the next ones closest in points who were not at their last table, when
 such others wait. With fewer waiting than a table's size, a smaller table (two at least)
-is made once one of them has waited ``ARENA_PATIENCE`` (20 s). Every table of one pairing
+is made once one of them has waited ``ARENA_PATIENCE`` (20 s). In a rated arena, whoever
+is paused from rated tables (a pause that began after they joined) is left out until it
+ends, and a round that opened no table is not counted. Every table of one pairing
 round plays the same-dice draw (``DiceDraw.SAME``) from the round's one seed, kept secret
 until every table of the round can have ended, so tables compare fairly.
 """
@@ -46,7 +48,7 @@ from games.rules import Rules
 from games.services import lobby, tournament_scoring
 from games.services.errors import GameError, GameNotFound, NotAllowed
 from games.services.inbox import inbox_add
-from games.services.leaving import check_may_sit_rated
+from games.services.leaving import check_may_sit_rated, may_sit_rated
 
 logger = logging.getLogger(__name__)
 
@@ -243,15 +245,26 @@ def tournament_pair(*, tournament_id: int, now: datetime | None = None) -> list[
         )
         busy = _seated_accounts([entry.user_id for entry in waiting])
         waiting = [entry for entry in waiting if entry.user_id not in busy]
+        if tournament.rated:
+            # Whose pause from rated tables began while they waited sits out until it ends
+            # (still in, still waiting): with them, their table would never open.
+            waiting = [entry for entry in waiting if may_sit_rated(_player_of(entry))]
         groups = groups_of(waiting, tournament.table_size, now, tournament.starts_at)
         if not groups:
             return []
-        tournament.rounds += 1
-        tournament.save(update_fields=["rounds"])
+        tournament.rounds += 1  # the tables' round; counted only if one of them opens
         seed = secrets.token_hex(32)
         games = [game for group in groups if (game := _open_table(tournament, group, seed))]
+        if not games:
+            tournament.rounds -= 1
+            return []
+        tournament.save(update_fields=["rounds"])
         tournament_scoring.tell(tournament.pk)
         return games
+
+
+def _player_of(entry: Entry) -> Player:
+    return Player(name=entry.user.get_username(), user_id=entry.user_id)
 
 
 def _round_secret_until(tournament: Tournament) -> datetime:
@@ -263,7 +276,7 @@ def _round_secret_until(tournament: Tournament) -> datetime:
 
 def _open_table(tournament: Tournament, group: list[Entry], seed: str) -> Game | None:
     """A table for ``group`` through the lobby's own services, started at once."""
-    people = [Player(name=e.user.get_username(), user_id=e.user_id) for e in group]
+    people = [_player_of(entry) for entry in group]
     try:
         with transaction.atomic():
             game = lobby.game_create(
@@ -291,7 +304,7 @@ def _open_table(tournament: Tournament, group: list[Entry], seed: str) -> Game |
             for entry in group:
                 entry.waiting_since = None
                 entry.save(update_fields=["waiting_since"])
-    except GameError as error:  # a pause from rated games began while they waited
+    except GameError as error:  # e.g. a pause from rated games that began just now
         logger.warning("Tournament %s could not open a table: %s", tournament.pk, error)
         return None
     return game

@@ -17,6 +17,7 @@ from games.models import Player, Ruleset
 from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
 from games.selectors.play_now import computer_for, play_status
 from games.services import GameError
+from games.services.leaving import check_may_sit_rated
 from games.services.play_now import (
     AlreadyWaiting,
     Choices,
@@ -86,6 +87,13 @@ def _page(
 ) -> HttpResponse:
     player = player_for(request)
     state = play_status(player, clock.now())
+    if state.left_rated_queue and error is None:
+        # Taken out of the rated queue by a pause that began while they waited (or back
+        # after leaving it during one): the form says why, as a post would.
+        try:
+            check_may_sit_rated(player)
+        except GameError as refusal:
+            error = str(refusal)
     if form is None:
         rated = "yes" if request.user.is_authenticated else "no"
         form = PlayNowForm(initial={"rated": rated, "name": player.name})

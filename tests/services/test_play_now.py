@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
 
+from games import services
 from games.models import Block, BotLevel, Game, LiveServer, Rating, Seat, Ticket, TicketPage
 from games.selectors.play_now import computer_for, play_status
 from games.services import GameError, NotAllowed, Player
@@ -328,3 +329,60 @@ def test_a_table_that_cannot_be_opened_leaves_everyone_waiting(ann, ben, monkeyp
     assert queue.play_join(player=ben, choices=LIVE_2).status == "waiting"
     assert not Game.objects.exists()
     assert Ticket.objects.filter(status="waiting").count() == 2
+
+
+def test_a_matched_person_posting_again_is_sent_back_to_their_table_not_queued(ann, ben):
+    queue.play_join(player=ann, choices=LIVE_2)
+    game = queue.play_join(player=ben, choices=LIVE_2).game
+    # A double click, a resubmitted form, or other choices while the table plays:
+    again = queue.play_join(player=ben, choices=LIVE_2)
+    other = queue.play_join(player=ann, choices=CASUAL_3)
+    assert (again.status, again.game) == (other.status, other.game) == ("matched", game)
+    assert not Ticket.objects.filter(status="waiting").exists()
+    assert Ticket.objects.count() == 2 and Game.objects.count() == 1
+
+
+def test_a_matched_guest_posting_again_is_sent_back_to_their_table():
+    ann, bea = guest_player("Ann"), guest_player("Bea")
+    casual_2 = Choices(pace="live", players=2, rated=False)
+    queue.play_join(player=ann, choices=casual_2)
+    game = queue.play_join(player=bea, choices=casual_2).game
+    assert queue.play_join(player=bea, choices=casual_2).game == game
+    assert not Ticket.objects.filter(status="waiting").exists()
+
+
+def test_who_left_their_table_or_whose_table_is_over_may_queue_again(ann, ben):
+    queue.play_join(player=ann, choices=LIVE_2)
+    game = queue.play_join(player=ben, choices=LIVE_2).game
+    services.game_leave(code=game.code, player=ben, version=game.version)
+    assert queue.play_join(player=ben, choices=CASUAL_3).status == "waiting"
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert queue.play_join(player=ann, choices=CASUAL_3).status == "waiting"
+
+
+def test_a_person_paused_while_waiting_leaves_the_rated_queue_and_the_others_are_matched(
+    make_user, pause_begins, django_capture_on_commit_callbacks
+):
+    ann, ben, cat = (make_user(name) for name in ("ann", "ben", "cat"))
+    mine = queue.play_join(player=player_of(ann), choices=LIVE_2)
+    pause_begins(ann)  # she left a rated game elsewhere while she waited
+    told: list[tuple[int, str, str | None]] = []
+    queue.listeners.append(lambda *change: told.append(change))
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert queue.play_join(player=player_of(ben), choices=LIVE_2).status == "waiting"
+    finally:
+        queue.listeners.pop()
+    assert told == [(mine.pk, "left", None)]  # her waiting page goes back to the form
+    third = queue.play_join(player=player_of(cat), choices=LIVE_2)
+    assert third.status == "matched" and seated(third.game) == ["ben", "cat"]
+    mine.refresh_from_db()
+    assert mine.status == Ticket.Status.LEFT and mine.game is None
+
+
+def test_a_paused_person_still_plays_casual_from_the_queue(make_user, pause_begins):
+    ann, ben = make_user("ann"), make_user("ben")
+    casual_2 = Choices(pace="live", players=2, rated=False)
+    queue.play_join(player=player_of(ann), choices=casual_2)
+    pause_begins(ann)
+    assert queue.play_join(player=player_of(ben), choices=casual_2).status == "matched"

@@ -353,6 +353,33 @@ def test_a_withdrawn_player_is_not_paired(make_user, frozen_clock):
     assert sorted(seated_names(game)) == ["ben", "cat"]
 
 
+def test_an_entrant_paused_from_rated_tables_waits_out_of_pairing_and_the_others_play(
+    make_user, frozen_clock, settings, pause_begins
+):
+    settings.RATED_LEAVE_PAUSE = timedelta(minutes=10)
+    ann, ben, cat, dan = (make_user(name) for name in ("ann", "ben", "cat", "dan"))
+    t = arena(player_of(ann), soon(frozen_clock.now()), minutes=60, rated=True)
+    for user in (ann, ben):
+        tournament_join(tournament_id=t.pk, player=player_of(user))
+    pause_begins(ann)  # she left a rated game elsewhere while she waited
+    tournament_join(tournament_id=t.pk, player=player_of(cat))
+    for _ in range(5):
+        frozen_clock.advance(minutes=1)
+        tournaments_sweep()
+    (table,) = tables_of(t)
+    assert sorted(seated_names(table)) == ["ben", "cat"]
+    t.refresh_from_db()
+    assert t.rounds == 1  # only rounds that made tables count
+    # She is still in: back in the pairing once her pause is over.
+    tournament_join(tournament_id=t.pk, player=player_of(dan))
+    assert len(tables_of(t)) == 1
+    frozen_clock.advance(minutes=5)
+    assert tournaments_sweep() == 1
+    assert sorted(seated_names(tables_of(t)[-1])) == ["ann", "dan"]
+    t.refresh_from_db()
+    assert t.rounds == 2
+
+
 def test_nobody_joins_a_finished_tournament(ann, ben, frozen_clock):
     t = arena(ann, frozen_clock.now())
     frozen_clock.advance(minutes=21)

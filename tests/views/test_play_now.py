@@ -206,3 +206,32 @@ def test_two_people_who_choose_yacht_are_taken_to_one_yacht_table(alice_client, 
     assert response["Location"] == f"/g/{game.code}/"
     assert game.ruleset == "yacht"
     assert status_of(alice_client)["game"] == game.code
+
+
+def test_posting_again_once_matched_goes_back_to_the_table_not_to_the_queue(
+    alice_client, bob_client
+):
+    assert alice_client.post("/play/", CASUAL)["Location"] == "/play/"
+    first = bob_client.post("/play/", CASUAL)  # a double click: the same form posted twice
+    game = Game.objects.get()
+    assert first["Location"] == f"/g/{game.code}/"
+    second = bob_client.post("/play/", CASUAL)
+    # Bob is at his table: the repeat takes him there again, not to "Looking for players…"
+    # while Alice waits for him at the table.
+    assert second.status_code == 302 and second["Location"] == f"/g/{game.code}/"
+    assert not Ticket.objects.filter(status="waiting").exists()
+
+
+def test_someone_taken_out_of_the_rated_queue_by_a_pause_is_told_why(
+    alice_client, bob_client, alice, pause_begins
+):
+    alice_client.post("/play/", LIVE_RATED)
+    pause_begins(alice)  # she left a rated game elsewhere while she waited
+    assert bob_client.post("/play/", LIVE_RATED)["Location"] == "/play/"
+    assert status_of(alice_client)["status"] == "idle"
+    # Her waiting page (its no-script reload, or the socket's push) comes back to the form,
+    # which says why and until when.
+    page = alice_client.get("/play/?waiting=1")
+    assert page.status_code == 200 and "Looking for players…" not in text(page)
+    assert "may not sit down at a rated table until" in error_of(page)
+    assert status_of(bob_client)["status"] == "waiting"  # for someone else to come
