@@ -17,6 +17,7 @@ from games.models import Pace, Ruleset
 from games.models.tournaments import ARENA_PACES, TABLE_SIZES
 from games.selectors.tournaments import tournament_list, tournament_view
 from games.services import GameError
+from games.services.leaving import pause_sentence, rated_pause
 from games.services.tournaments import (
     Plan,
     tournament_create,
@@ -132,7 +133,12 @@ def _page(request: HttpRequest, tournament_id: int, error: str = "", status: int
     if view is None:
         raise Http404(gettext("There is no such tournament."))
     mine = view.entry_of(request.user.pk) if request.user.is_authenticated else None
-    context = {"t": view, "mine": mine, "error": error}
+    context = {"t": view, "mine": mine, "error": error, "paused": ""}
+    if mine and not mine.withdrawn and view.tournament.rated and view.status != "finished":
+        # Paired again once the pause ends (services.tournaments leaves them out till then).
+        pause = rated_pause(mine.user_id)
+        if pause is not None:
+            context["paused"] = pause_sentence(pause)
     return render(request, "tournaments/detail.html", context, status=status)
 
 

@@ -111,6 +111,20 @@ def test_a_finished_tournaments_standings_stay_as_they_ended(alice_client, alice
     assert not me.withdrawn
 
 
+def test_an_entrant_paused_from_rated_tables_is_told_why_nobody_pairs_them(
+    alice_client, alice, frozen_clock, pause_begins
+):
+    rated = arena(player_of(alice), frozen_clock.now() + timedelta(hours=1), rated=True)
+    casual = arena(player_of(alice), frozen_clock.now() + timedelta(hours=1))
+    for t in (rated, casual):
+        assert alice_client.post(f"/tournaments/{t.pk}/join/").status_code == 302
+    pause_begins(alice)
+
+    said = alice_client.get(f"/tournaments/{rated.pk}/").content.decode()
+    assert 'id="rated-pause"' in said and "may not sit down at a rated table until" in said
+    assert 'id="rated-pause"' not in alice_client.get(f"/tournaments/{casual.pk}/").content.decode()
+
+
 def test_unknown_tournaments_are_404_and_gets_of_posts_are_405(alice_client):
     assert alice_client.get("/tournaments/999/").status_code == 404
     assert alice_client.get("/tournaments/99999999999999999999999/").status_code == 404
