@@ -138,9 +138,27 @@ class LiveServer:
             return json.load(response)
 
 
+def coach_tables_stored() -> None:
+    """The coach's tables of the rule sets the scenarios play, built before the server starts
+    when this checkout has none yet (``make test`` leaves them in ``var/strategy``): built by
+    the server on a scenario's first hint instead, on cores shared with the browsers, a table
+    can take longer than the scenario waits for the coach."""
+    from games.rules import RULESET_IDS, Rules
+    from games.strategy.tablefile import table_path
+
+    cache = Path(os.environ.get("STRATEGY_CACHE_DIR") or ROOT / "var" / "strategy")
+    for ruleset in RULESET_IDS:
+        if not table_path(Rules(ruleset=ruleset), cache).exists():
+            build = [sys.executable, "-m", "games.strategy.build", "--cache-dir", str(cache)]
+            subprocess.run(
+                [*build, "--ruleset", ruleset], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+            )
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[LiveServer]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    coach_tables_stored()
     with tempfile.TemporaryDirectory(prefix="yahtzee-browser-") as tmp:
         server = LiveServer(Path(tmp) / "db.sqlite3", ARTIFACTS / "daphne.log")
         server.migrate()
