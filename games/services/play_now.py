@@ -1,5 +1,5 @@
-""" "Play now": joining the queue, the match that opens a table for a group, the computer
-instead, leaving (a cancel, or the last waiting page closing), and the sweep.
+""" "Play now": joining the queue (the match then opens a table for each group it completes),
+the computer instead, leaving (a cancel, or the last waiting page closing), and the sweep.
 
 Exactly once: every write to one matching key's queue first locks that key's
 :class:`~games.models.QueueLock` row (``select_for_update``), inside the transaction that
@@ -11,8 +11,7 @@ waiting ticket whatever its key: a partial unique index says so (a second post i
 Nor does someone still seated at the table the queue gave them queue again: their post
 takes them back to that table.
 
-A rated group holds nobody whose pause from rated tables began while they waited: their
-ticket leaves the queue (the form then says why) and the group is made without them.
+The match itself (which tickets make a group, its table) is :mod:`.play_now_match`.
 
 Who matches: the post that completes a group, a waiting page that opens (its ticket may
 have been left out while it had no page), and the sweep. A cancel or a closing page takes
@@ -21,21 +20,18 @@ a ticket away, and so never completes a group.
 
 from __future__ import annotations
 
-import logging
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from games.clock import clock
 from games.models import (
-    Block,
     BotLevel,
     Game,
     LiveServer,
@@ -44,33 +40,27 @@ from games.models import (
     Seat,
     Ticket,
     TicketPage,
-    chat_level_default,
     matching_key,
 )
 from games.models.play_now import QUEUE_PACES, QUEUE_PLAYERS
 from games.rules import RULESETS, Rules
 from games.services import lobby
 from games.services.errors import GameError, NotAllowed
-from games.services.leaving import check_may_sit_rated, may_sit_rated
-from games.services.player_names import clean_name, same_name
-
-logger = logging.getLogger(__name__)
+from games.services.leaving import check_may_sit_rated
+from games.services.play_now_match import (
+    PAGE_GRACE,
+    leave,
+    lock,
+    match_all,
+    player_of,
+    tell,
+)
+from games.services.play_now_match import listeners as listeners  # the live side's hook
+from games.services.play_now_match import on_ticket_changed as on_ticket_changed
+from games.services.player_names import clean_name
 
 # A table still in play: its seats are taken until it is over.
 IN_PLAY = (Game.Status.LOBBY, Game.Status.PLAYING)
-
-# A waiting page without a socket (no JavaScript: it reloads itself every few seconds)
-# counts as open for this long after it last asked.
-PAGE_GRACE = timedelta(seconds=12)
-
-# Told (ticket id, status, game code or None) once a change to a ticket has committed;
-# games/live/play_now.py hooks in (GamesConfig.ready), so this module knows no websockets.
-listeners: list[Callable[[int, str, str | None], None]] = []
-
-
-def on_ticket_changed(listener: Callable[[int, str, str | None], None]) -> None:
-    if listener not in listeners:
-        listeners.append(listener)
 
 
 class AlreadyWaiting(GameError):
@@ -95,24 +85,6 @@ class Choices:
         return matching_key(
             pace=self.pace, players=self.players, rated=self.rated, ruleset=self.ruleset
         )
-
-
-def _tell(tickets: list[Ticket]) -> None:
-    """Once the transaction commits, tell every page of these tickets where they stand."""
-    changes = [(t.pk, str(t.status), t.game.code if t.game else None) for t in tickets]
-
-    def send() -> None:
-        for change in changes:
-            for listener in list(listeners):
-                listener(*change)
-
-    if listeners and changes:
-        transaction.on_commit(send)
-
-
-def _lock(key: str) -> None:
-    """Lock ``key``'s queue until the transaction ends (its row made beforehand)."""
-    QueueLock.objects.select_for_update().get(key=key)
 
 
 def _ensure_lock_row(key: str) -> None:
@@ -183,7 +155,7 @@ def play_join(*, player: Player, choices: Choices) -> Ticket:
     _ensure_lock_row(choices.key)
     try:
         with transaction.atomic():
-            _lock(choices.key)
+            lock(choices.key)
             if (matched := _at_table(player)) is not None:  # matched while this post waited
                 return matched
             now = clock.now()
@@ -199,108 +171,11 @@ def play_join(*, player: Player, choices: Choices) -> Ticket:
                 joined_at=now,
                 seen_at=now,
             )
-            _match_all(choices.key, now)
+            match_all(choices.key, now)
     except IntegrityError:  # a second post at the same moment, under another key
         raise _already_waiting() from None
     ticket.refresh_from_db()
     return ticket
-
-
-def _with_a_page(now: datetime) -> QuerySet[Ticket]:
-    """Waiting tickets that still have a page: an open socket, or a recent request."""
-    has_socket = Exists(TicketPage.objects.filter(ticket_id=OuterRef("pk")))
-    return Ticket.objects.filter(status=Ticket.Status.WAITING).filter(
-        Q(has_socket) | Q(seen_at__gte=now - PAGE_GRACE)
-    )
-
-
-def _fits(ticket: Ticket, group: list[Ticket], blocked: set[frozenset[int]]) -> bool:
-    """Whether ``ticket`` may sit with everyone in ``group``: nobody blocked by or
-    blocking them, and no two names alike at the table."""
-    for other in group:
-        pair = frozenset((ticket.user_id or 0, other.user_id or 0))
-        if ticket.user_id and other.user_id and pair in blocked:
-            return False
-        if same_name(ticket.name, other.name):
-            return False
-    return True
-
-
-def _match_all(key: str, now: datetime) -> list[Game]:
-    """Open a table for each group the queue of ``key`` holds (its lock held), earliest
-    group first: the earliest waiting ticket, then each next one that fits."""
-    games: list[Game] = []
-    while True:
-        waiting = list(_with_a_page(now).filter(key=key).order_by("joined_at", "pk"))
-        if not waiting or len(waiting) < waiting[0].players:
-            return games
-        size = waiting[0].players
-        accounts = [t.user_id for t in waiting if t.user_id]
-        blocked = Block.pairs_among(accounts) if len(accounts) > 1 else set()
-        group: list[Ticket] = []
-        for first in range(len(waiting) - size + 1):
-            group = [waiting[first]]
-            for ticket in waiting[first + 1 :]:
-                if len(group) < size and _fits(ticket, group, blocked):
-                    group.append(ticket)
-            if len(group) == size:
-                break
-        if len(group) < size:
-            return games
-        paused = _paused_from_rated(group)
-        if paused:
-            for ticket in paused:  # out of the queue, told: their page says why
-                _leave(ticket, now)
-            continue  # the group again, without them
-        game = _open_table(group, now)
-        if game is None:
-            return games
-        games.append(game)
-
-
-def _paused_from_rated(group: list[Ticket]) -> list[Ticket]:
-    """Who in a rated ``group`` may not sit at a rated table now: their pause began while
-    they waited (a post is refused during one). Left in, they would keep the table from
-    opening, and so the whole queue from moving."""
-    if not group[0].rated:
-        return []
-    return [ticket for ticket in group if not may_sit_rated(_player_of(ticket))]
-
-
-def _player_of(ticket: Ticket) -> Player:
-    return Player(name=ticket.name, user_id=ticket.user_id, guest=ticket.guest)
-
-
-def _open_table(group: list[Ticket], now: datetime) -> Game | None:
-    """A table for ``group`` through the lobby's own services: opened by the first to have
-    joined, the others seated in the order they joined, started at once."""
-    first = group[0]
-    people = [_player_of(ticket) for ticket in group]
-    try:
-        with transaction.atomic():
-            game = lobby.game_create(
-                player=people[0],
-                seat_count=len(group),
-                rules=Rules(ruleset=first.ruleset),
-                pace=first.pace,
-                rated=first.rated,
-                is_public=False,
-                chat=chat_level_default(is_public=False, kind="play_now"),
-            )
-            version = game.version
-            for person in people[1:]:
-                version = lobby.game_join(
-                    code=game.code, player=person, version=version
-                ).game.version
-            lobby.game_start(code=game.code, player=people[0], version=version)
-    except GameError as error:  # e.g. a pause from rated games that began just now
-        logger.warning("Play now could not open a table for %s: %s", first.key, error)
-        return None
-    for ticket in group:
-        ticket.status, ticket.game, ticket.ended_at = Ticket.Status.MATCHED, game, now
-        ticket.save(update_fields=["status", "game", "ended_at"])
-    _tell(group)
-    return game
 
 
 def _locked_waiting(player: Player) -> Ticket:
@@ -308,7 +183,7 @@ def _locked_waiting(player: Player) -> Ticket:
     found = _waiting(player).values_list("key", flat=True).first()
     if found is None:
         raise NotWaiting(gettext("You are not waiting for a game."))
-    _lock(found)
+    lock(found)
     ticket = _waiting(player).filter(key=found).first()
     if ticket is None:  # matched or left while we waited for the lock
         raise NotWaiting(gettext("You are not waiting for a game."))
@@ -319,13 +194,7 @@ def _locked_waiting(player: Player) -> Ticket:
 def play_cancel(*, player: Player) -> None:
     """Leave the queue."""
     ticket = _locked_waiting(player)
-    _leave(ticket, clock.now())
-
-
-def _leave(ticket: Ticket, now: datetime) -> None:
-    ticket.status, ticket.ended_at = Ticket.Status.LEFT, now
-    ticket.save(update_fields=["status", "ended_at"])
-    _tell([ticket])
+    leave(ticket, clock.now())
 
 
 def wait_threshold() -> timedelta:
@@ -350,7 +219,7 @@ def play_computer(*, player: Player, level: BotLevel) -> Game:
             )
             % {"count": left}
         )
-    person = _player_of(ticket)
+    person = player_of(ticket)
     game = lobby.game_create(
         player=person,
         seat_count=2,
@@ -365,7 +234,7 @@ def play_computer(*, player: Player, level: BotLevel) -> Game:
     lobby.game_start(code=game.code, player=person, version=version)
     ticket.status, ticket.game, ticket.ended_at = Ticket.Status.MATCHED, game, now
     ticket.save(update_fields=["status", "game", "ended_at"])
-    _tell([ticket])
+    tell([ticket])
     return Game.objects.get(pk=game.pk)
 
 
@@ -382,7 +251,7 @@ def play_page_open(*, server_id: str, ticket_id: int, channel_name: str) -> str:
         return str(Ticket.Status.LEFT)
     LiveServer.objects.get_or_create(id=server_id, defaults={"last_seen": timezone.now()})
     with transaction.atomic():
-        _lock(key)
+        lock(key)
         ticket = Ticket.objects.get(pk=ticket_id)
         if ticket.status != Ticket.Status.WAITING:
             return str(ticket.status)
@@ -390,7 +259,7 @@ def play_page_open(*, server_id: str, ticket_id: int, channel_name: str) -> str:
             channel_name=channel_name,
             defaults={"ticket": ticket, "server_id": server_id, "opened_at": clock.now()},
         )
-        _match_all(key, clock.now())
+        match_all(key, clock.now())
         return str(Ticket.objects.values_list("status", flat=True).get(pk=ticket_id))
 
 
@@ -407,12 +276,12 @@ def play_page_close(*, channel_name: str) -> None:
         return
     ticket_id, key, opened_at = page
     with transaction.atomic():
-        _lock(key)
+        lock(key)
         TicketPage.objects.filter(channel_name=channel_name).delete()
         ticket = Ticket.objects.filter(pk=ticket_id, status=Ticket.Status.WAITING).first()
         if ticket is None or ticket.pages.exists() or ticket.seen_at > opened_at:
             return
-        _leave(ticket, clock.now())
+        leave(ticket, clock.now())
 
 
 def play_queue_sweep(*, now: datetime | None = None) -> int:
@@ -424,7 +293,7 @@ def play_queue_sweep(*, now: datetime | None = None) -> int:
     opened = 0
     for key in sorted(keys):
         with transaction.atomic():
-            _lock(key)
+            lock(key)
             stale = (
                 Ticket.objects.filter(
                     key=key, status=Ticket.Status.WAITING, seen_at__lt=now - PAGE_GRACE
@@ -433,6 +302,6 @@ def play_queue_sweep(*, now: datetime | None = None) -> int:
                 .select_related("game")
             )
             for ticket in stale:
-                _leave(ticket, now)
-            opened += len(_match_all(key, now))
+                leave(ticket, now)
+            opened += len(match_all(key, now))
     return opened
