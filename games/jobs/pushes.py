@@ -46,7 +46,6 @@ logger = logging.getLogger(__name__)
 
 RETRIED_STATUSES = frozenset({408, 425, 429})
 GONE_STATUSES = frozenset({404, 410})
-PERSON_KINDS = push_service.PERSON_KINDS
 
 
 class _TrustingAdapter(HTTPAdapter):
@@ -99,7 +98,7 @@ def worth_sending(delivery: PushDelivery) -> bool:
         return False
     if kind in (PushKind.YOUR_TURN, PushKind.LAST_HOUR):
         return _turn_still_theirs(delivery)
-    if kind in PERSON_KINDS:
+    if kind in push_service.PERSON_KINDS:
         if delivery.sender_id is None or Block.between(delivery.user_id, delivery.sender_id):
             return False
         # Someone on the site sees the news live on the page they have open.
